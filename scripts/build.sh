@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Configures and builds the kernel, its modules (the samples) and the
+# kprobes kselftest install for one architecture.
+#
+# Usage: scripts/build.sh ARCH SOURCE_TREE BUILD_DIR
+#
+# BUILD_DIR is kept between runs (with ccache below the kernel's own
+# incremental build): a run with nothing changed rebuilds nothing.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 3 ] || die "usage: $0 ARCH SOURCE_TREE BUILD_DIR"
+load_arch "$1"
+src=$(realpath "$2")
+obj=$(realpath -m "$3")
+mkdir -p "$obj"
+export CCACHE_DIR=${CCACHE_DIR:-$CACHE_DIR/ccache}
+make_kernel=(make -C "$src" O="$obj" ARCH="$KERNEL_ARCH"
+	CROSS_COMPILE="$CROSS_COMPILE" -j"$(nproc)")
+fragments=("$TOP/configs/base.config" "$TOP/configs/$ARCH_NAME.config"
+	"$src/tools/testing/selftests/kprobes/config" ${EXTRA_CONFIGS:-})
+
+# tinyconfig + fragments, rewritten only when an input changed so that an
+# unchanged tree does not reconfigure.
+configure() {
+	local stamp_file=$obj/.kprobes-config-inputs stamp tmp line
+
+	stamp=$( (cat "${fragments[@]}"; echo "$KERNEL_ARCH";
+		  git -C "$src" rev-parse HEAD 2>/dev/null || date +%s%N) | sha256sum)
+	if [ -f "$obj/.config" ] && [ "$(cat "$stamp_file" 2>/dev/null)" = "$stamp" ]; then
+		return
+	fi
+	say "   configuring: tinyconfig + ${fragments[*]##*/}"
+	tmp=$obj/config.tmp
+	run_logged "$obj/config.log" "${make_kernel[@]}" KCONFIG_CONFIG=config.tmp tinyconfig
+	run_logged "$obj/config.log" "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" \
+		"$tmp" "${fragments[@]}"
+	mv "$obj/.config" "$tmp"
+	run_logged "$obj/config.log" "${make_kernel[@]}" KCONFIG_CONFIG=config.tmp olddefconfig
+	# A requested option that Kconfig dropped (a missing dependency) would
+	# otherwise only show up as a confusing test failure.
+	while read -r line; do
+		grep -qx -- "$line" "$tmp" || die "$line did not stick in the config (dependency missing?)"
+	done < <(grep -h '^CONFIG_' "${fragments[@]}")
+	if ! cmp -s "$tmp" "$obj/.config"; then
+		mv "$tmp" "$obj/.config"
+	else
+		rm -f "$tmp"
+	fi
+	echo "$stamp" >"$stamp_file"
+}
+
+configure
+say "   building the kernel and modules (log: $obj/build.log)"
+run_logged "$obj/build.log" "${make_kernel[@]}" CC="ccache ${CROSS_COMPILE}gcc"
+rm -rf "$obj/modules-root"
+run_logged "$obj/build.log" "${make_kernel[@]}" INSTALL_MOD_PATH="$obj/modules-root" \
+	modules_install
+say "   building the kprobes kselftest (log: $obj/kselftest.log)"
+# Static: the guest has busybox and no C library.
+run_logged "$obj/kselftest.log" make -C "$src/tools/testing/selftests" TARGETS=kprobes \
+	ARCH="$KERNEL_ARCH" CROSS_COMPILE="$CROSS_COMPILE" O="$obj" KDIR="$obj" \
+	LDFLAGS=-static install
+ls "$obj"/kselftest/kselftest_install/kprobes/test_modules/*.ko >/dev/null 2>&1 ||
+	die "the kprobes test module was not built (log: $obj/kselftest.log)"

@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Installs the Debian packages the pipeline needs for the given
+# architectures. As root it runs apt-get; otherwise it prints the apt-get
+# line to run and fails.
+#
+# Usage: scripts/install-deps.sh ARCH... (NEED_LINUX_SOURCE=0 skips the
+# kernel source package, for a run on a kernel tree of one's own)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+packages="make gcc flex bison bc libelf-dev libssl-dev xz-utils rsync kmod
+	python3 git ccache perl busybox-static"
+[ "${NEED_LINUX_SOURCE:-1}" = 0 ] || packages+=" linux-source-6.12"
+for arch in "$@"; do
+	load_arch "$arch"
+	packages+=" $QEMU_PACKAGE $TOOLCHAIN_PACKAGES"
+done
+
+missing=()
+for pkg in $packages; do
+	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed' ||
+		missing+=("$pkg")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	say "Missing Debian packages. As root, run:"
+	say "  apt-get update && apt-get install -y --no-install-recommends ${missing[*]}"
+	exit 1
+fi
+say "== installing ${missing[*]}"
+log=$(mktemp /tmp/kprobes-apt.XXXXXX.log)
+export DEBIAN_FRONTEND=noninteractive
+run_logged "$log" apt-get update
+run_logged "$log" apt-get install -y --no-install-recommends "${missing[@]}"
+rm -f "$log"

@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# Shared by the scripts: paths, messages and the per-architecture data.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CACHE_DIR=${KPROBES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kprobes-selftests}
+LINUX_TARBALL=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+# The pristine tree: one git repository, kept in the cache, whose worktree is
+# the kernel source the pipeline builds (with the series applied on top).
+LINUX_REPO=$CACHE_DIR/linux
+PRISTINE_TAG=pristine
+
+say() { printf '%s\n' "$*"; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+known_arches() {
+	local conf
+
+	for conf in "$TOP"/scripts/arch/*.conf; do
+		basename "$conf" .conf
+	done
+}
+
+# Sets KERNEL_ARCH, CROSS_COMPILE, QEMU, QEMU_ARGS, ... for arch $1; see
+# scripts/arch/x86_64.conf for the meaning of each.
+load_arch() {
+	local conf="$TOP/scripts/arch/$1.conf"
+
+	[ -f "$conf" ] || die "unknown ARCH '$1' (known: $(known_arches | tr '\n' ' '))"
+	# shellcheck source=arch/x86_64.conf
+	. "$conf"
+	ARCH_NAME=$1
+}
+
+# Runs a command with its output in a log file; on failure shows the tail
+# and the path of the log.
+run_logged() {
+	local log=$1
+
+	shift
+	if ! "$@" >"$log" 2>&1; then
+		tail -n 25 "$log" >&2
+		die "failed: $* (full log: $log)"
+	fi
+}

@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Reads a test guest's console and judges the run.
+
+  stream ARCH OUTDIR   read the console on stdin (the guest's output, then the
+                       line "kprobes-ci-host: qemu-exit N" from boot.sh), print
+                       each case's result as it arrives, save console.log,
+                       results.tap and summary.json in OUTDIR, exit 1 unless
+                       the run is clean
+  summary JSON...      print one table for several architectures' summaries
+                       and the closing "N passed, N failed, N skipped" line
+
+A run is clean when every case planned has a result and none failed, the
+guest got to the end of scripts/guest/init, and the console has no kernel
+problem report (oops, WARN, BUG, lockdep, KASAN, ...) and no taint beyond
+TAINT_OOT_MODULE, which loading any kselftest test module sets.
+"""
+import json
+import re
+import sys
+import time
+
+MARK = "kprobes-ci: "
+HOST_MARK = "kprobes-ci-host: "
+TAINT_OOT_MODULE = 1 << 12
+TAINT_FLAGS = "PFSRMBUDAWCIOELKXTN"  # bit i -> letter, as in kernel/panic.c
+
+KERNEL_PROBLEMS = [
+    r"WARNING: CPU: ",
+    r"\bBUG: ",
+    r"\bOops\b",
+    r"Kernel panic",
+    r"Unable to handle kernel",
+    r"Internal error: ",
+    r"general protection fault",
+    r"possible (circular|recursive) locking",
+    r"inconsistent lock state",
+    r"suspicious RCU usage",
+    r"INFO: task .* blocked",
+    r"rcu: INFO: .* stall",
+    r"soft lockup",
+    r"KASAN: ",
+    r"UBSAN: ",
+    r"kmemleak: .* new suspected",
+    r"\[ cut here \]",
+    r"Call Trace:",
+]
+PROBLEM_RE = re.compile("|".join(KERNEL_PROBLEMS))
+ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1bc")
+KERNEL_LINE_RE = re.compile(r"^\[\s*\d+\.\d+\]")
+# "ok 1 name", "not ok 2 name # SKIP why", with any number of "# " prefixes
+RESULT_RE = re.compile(r"^((?:# )*)(not ok|ok) (\d+) (.+?)(?: # (\w+)\s*(.*))?$")
+PLAN_RE = re.compile(r"^((?:# )*)1\.\.(\d+)(?: # SKIP\s*(.*))?$")
+
+
+def taint_letters(value):
+    return "".join(f for i, f in enumerate(TAINT_FLAGS) if value & (1 << i))
+
+
+class Run:
+    def __init__(self, arch):
+        self.arch = arch
+        self.lines = []
+        self.in_tests = False
+        self.tap = []
+        self.cases = []
+        self.plans = {}         # depth -> planned count of the last plan
+        self.program = None     # kselftest program whose output we are in
+        self.info = {}
+        self.qemu_exit = None
+        self.marks = set()
+        self.start = time.monotonic()
+
+    def feed(self, raw):
+        line = ANSI_RE.sub("", raw.rstrip("\r\n")).replace("\r", "")
+        self.lines.append(line)
+        if line.startswith(HOST_MARK):
+            self.qemu_exit = int(line.split()[-1])
+            return
+        at = line.find(MARK)
+        if at >= 0 and not KERNEL_LINE_RE.match(line):
+            self.marker(line[at + len(MARK):])
+            return
+        if self.in_tests and not KERNEL_LINE_RE.match(line):
+            self.tap.append(line)
+            self.tap_line(line)
+
+    def marker(self, text):
+        word, _, rest = text.partition(" ")
+        self.marks.add(text if word in ("tests", "dmesg") else word)
+        if text == "tests begin":
+            self.in_tests = True
+        elif text == "tests end":
+            self.in_tests = False
+        elif word in ("kernel", "tainted", "modules"):
+            self.info[word] = rest.strip()
+
+    def tap_line(self, line):
+        m = PLAN_RE.match(line)
+        if m:
+            depth = len(m.group(1)) // 2
+            self.plans[depth] = int(m.group(2))
+            if depth == 1 and m.group(3) is not None and self.program:
+                self.program["skip_reason"] = m.group(3)
+            return
+        m = RESULT_RE.match(line)
+        if not m:
+            if line.startswith("# selftests: "):
+                self.program = {"name": line[len("# selftests: "):],
+                                "cases": 0}
+            return
+        depth = len(m.group(1)) // 2
+        ok, name, directive, reason = m.group(2), m.group(4), m.group(5), m.group(6)
+        status = "pass" if ok == "ok" else "fail"
+        if directive and directive.upper() == "SKIP":
+            status = "skip"
+        if depth == 1:
+            self.add_case(name, status, reason or "")
+            if self.program:
+                self.program["cases"] += 1
+        elif depth == 0 and self.program:
+            prog = self.program
+            planned = self.plans.get(1, 0)
+            if prog["cases"] < planned:
+                for i in range(prog["cases"], planned):
+                    self.add_case(f"{prog['name']} case {i + 1}", "fail",
+                                  "no result: the program stopped early")
+            if status != "pass" and (status == "fail" or not prog["cases"]):
+                why = reason or prog.get("skip_reason", "")
+                if status == "fail":
+                    why = f"program failed ({line.split('#')[-1].strip()})"
+                self.add_case(prog["name"], status, why)
+            self.program = None
+            self.plans.pop(1, None)
+
+    def add_case(self, name, status, reason):
+        case = {"arch": self.arch, "name": name, "status": status,
+                "reason": reason}
+        self.cases.append(case)
+        label = {"pass": "PASS", "fail": "FAIL", "skip": "SKIP"}[status]
+        extra = f"  ({reason})" if reason else ""
+        print(f"  {self.arch:8} {label}  {name}{extra}", flush=True)
+
+    def problems(self):
+        found = []
+        if self.qemu_exit in (124, 137):
+            found.append("the guest hung: QEMU was stopped at the timeout")
+        elif self.qemu_exit not in (None, 0):
+            found.append(f"QEMU exited with status {self.qemu_exit}")
+        if "tests begin" not in self.marks:
+            found.append("the guest never started the tests (boot failure?)")
+        elif "done" not in self.marks:
+            found.append("the guest did not finish scripts/guest/init")
+        if "tests begin" in self.marks and not self.cases:
+            found.append("no test results")
+        planned = self.plans.get(0)
+        ran = len([c for c in self.tap if RESULT_RE.match(c)
+                   and not c.startswith("#")])
+        if planned is not None and ran < planned:
+            found.append(f"{planned - ran} of {planned} kselftest programs reported nothing")
+        taint = self.info.get("tainted")
+        if taint is not None and int(taint) & ~TAINT_OOT_MODULE:
+            found.append(f"kernel tainted: {taint} ({taint_letters(int(taint))})")
+        for i, line in enumerate(self.lines):
+            if PROBLEM_RE.search(line):
+                excerpt = "\n".join("      " + l for l in self.lines[max(0, i - 3):i + 15])
+                found.append(f"kernel problem reported on the console:\n{excerpt}")
+                break
+        return found
+
+    def summary(self):
+        counts = {s: sum(c["status"] == s for c in self.cases)
+                  for s in ("pass", "fail", "skip")}
+        problems = self.problems()
+        return {
+            "arch": self.arch,
+            "kernel": self.info.get("kernel", ""),
+            "tainted": self.info.get("tainted"),
+            "seconds": round(time.monotonic() - self.start, 1),
+            "cases": self.cases,
+            "counts": counts,
+            "problems": problems,
+            "ok": not problems and counts["fail"] == 0,
+        }
+
+
+def stream(arch, outdir):
+    run = Run(arch)
+    with open(f"{outdir}/console.log", "w") as console:
+        for raw in sys.stdin:
+            console.write(raw)
+            console.flush()
+            run.feed(raw)
+    result = run.summary()
+    with open(f"{outdir}/results.tap", "w") as tap:
+        tap.write("\n".join(run.tap) + "\n")
+    with open(f"{outdir}/summary.json", "w") as out:
+        json.dump(result, out, indent=1)
+    for problem in result["problems"]:
+        print(f"  {arch:8} ERROR {problem}")
+    return 0 if result["ok"] else 1
+
+
+def summary(paths):
+    results = [json.load(open(p)) for p in paths]
+    total = {"pass": 0, "fail": 0, "skip": 0}
+    print(f"\n{'arch':8} {'passed':>6} {'failed':>6} {'skipped':>7}  verdict")
+    for r in results:
+        c = r["counts"]
+        for k in total:
+            total[k] += c[k]
+        verdict = "ok" if r["ok"] else "FAILED"
+        if r["problems"]:
+            verdict += f" ({len(r['problems'])} problem(s) above)"
+        print(f"{r['arch']:8} {c['pass']:6} {c['fail']:6} {c['skip']:7}  {verdict}")
+        for case in r["cases"]:
+            if case["status"] == "fail":
+                print(f"         failed: {case['name']}  {case['reason']}")
+    failed = total["fail"] + sum(1 for r in results if r["problems"])
+    print(f"{total['pass']} passed, {failed} failed, {total['skip']} skipped")
+    return 0 if all(r["ok"] for r in results) else 1
+
+
+def main(argv):
+    if len(argv) == 4 and argv[1] == "stream":
+        return stream(argv[2], argv[3])
+    if len(argv) >= 3 and argv[1] == "summary":
+        return summary(argv[2:])
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The main job: build a kernel with the series, boot it in QEMU, run the
+# kprobes kselftests and print the results, for one or more architectures.
+#
+# Usage: scripts/run.sh [--arch ARCH[,ARCH...]|all] [--kernel-tree DIR] [--out DIR]
+#   --arch         x86_64 (default), arm64, arm, or all     (env: ARCH)
+#   --kernel-tree  a git kernel tree of your own instead of Debian's
+#                  linux-source-6.12; the series is applied on top with
+#                  git am unless it is there already        (env: KERNEL_TREE)
+#   --out          where results go (default: out/)         (env: OUT)
+#
+# Exits non-zero on any failing or missing case, a boot failure, a hung
+# guest, or a kernel problem report or taint on the console.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	sed -n 's/^# \{0,1\}//; 3,12p' "$0"
+	exit "$1"
+}
+
+arches=${ARCH:-x86_64}
+kernel_tree=${KERNEL_TREE:-}
+out=${OUT:-$TOP/out}
+# The kernel's make reads ARCH from the environment too.
+unset ARCH
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--arch) arches=${2:?--arch needs a value}; shift 2 ;;
+	--kernel-tree) kernel_tree=${2:?--kernel-tree needs a value}; shift 2 ;;
+	--out) out=${2:?--out needs a value}; shift 2 ;;
+	-h|--help) usage 0 ;;
+	*) say "unknown argument: $1" >&2; usage 2 ;;
+	esac
+done
+[ "$arches" = all ] && arches=$(known_arches | tr '\n' ' ')
+arches=${arches//,/ }
+for arch in $arches; do
+	load_arch "$arch"
+done
+[ -z "$kernel_tree" ] || [ -d "$kernel_tree" ] || die "--kernel-tree $kernel_tree: no such directory"
+
+# shellcheck disable=SC2086 # a list of architectures
+NEED_LINUX_SOURCE=$([ -n "$kernel_tree" ] && echo 0 || echo 1) \
+	"$TOP/scripts/install-deps.sh" $arches
+src=$("$TOP/scripts/apply-series.sh" "$kernel_tree")
+if [ -n "$kernel_tree" ]; then
+	builds=$CACHE_DIR/build-$(echo "$src" | sha1sum | cut -c1-8)
+else
+	builds=$CACHE_DIR/build
+fi
+
+summaries=()
+status=0
+for arch in $arches; do
+	outdir=$out/$arch
+	obj=$builds/$arch
+	rm -rf "$outdir"
+	mkdir -p "$outdir"
+	summaries+=("$outdir/summary.json")
+	say "== $arch: build ($src -> $obj)"
+	start=$SECONDS
+	if ! "$TOP/scripts/build.sh" "$arch" "$src" "$obj" ||
+	   ! "$TOP/scripts/mkinitramfs.sh" "$arch" "$src" "$obj" "$obj/initramfs.cpio"; then
+		printf '{"arch": "%s", "ok": false, "cases": [], "problems": ["build failed"], "counts": {"pass": 0, "fail": 0, "skip": 0}}\n' \
+			"$arch" >"$outdir/summary.json"
+		status=1
+		continue
+	fi
+	built=$((SECONDS - start))
+	say "== $arch: boot and test (console: $outdir/console.log)"
+	"$TOP/scripts/boot.sh" "$arch" "$obj" "$obj/initramfs.cpio" "$outdir" || status=1
+	say "   $arch: build ${built}s, boot and test $((SECONDS - start - built))s"
+done
+
+"$TOP/scripts/results.py" summary "${summaries[@]}" | tee "$out/summary.txt" || status=1
+say "results: $out/<arch>/{console.log,results.tap,summary.json}"
+exit $status
