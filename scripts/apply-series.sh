@@ -10,6 +10,7 @@
 # With a tree (a developer's own git checkout): the series is applied on top
 # with git am unless it is applied already.
 set -euo pipefail
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 patches=("$TOP"/patches/0[0-9][0-9][1-9]-*.patch)

@@ -5,6 +5,7 @@
 #
 # Usage: scripts/boot.sh ARCH BUILD_DIR INITRAMFS OUTDIR
 set -euo pipefail
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 4 ] || die "usage: $0 ARCH BUILD_DIR INITRAMFS OUTDIR"
@@ -15,7 +16,7 @@ outdir=$4
 timeout=${BOOT_TIMEOUT_OVERRIDE:-$BOOT_TIMEOUT}
 mkdir -p "$outdir"
 
-# shellcheck disable=SC2086 # QEMU_ARGS is a list of words
+# shellcheck disable=SC2206 # QEMU_ARGS is a list of words
 qemu_cmd=("$QEMU" $QEMU_ARGS -nographic -no-reboot
 	-kernel "$obj/$KERNEL_IMAGE" -initrd "$initramfs"
 	-append "console=$CONSOLE loglevel=5 panic=-1 ${KERNEL_CMDLINE_EXTRA:-}")

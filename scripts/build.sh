@@ -8,6 +8,7 @@
 # BUILD_DIR is kept between runs (with ccache below the kernel's own
 # incremental build): a run with nothing changed rebuilds nothing.
 set -euo pipefail
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 3 ] || die "usage: $0 ARCH SOURCE_TREE BUILD_DIR"
@@ -18,6 +19,7 @@ mkdir -p "$obj"
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE_DIR/ccache}
 make_kernel=(make -C "$src" O="$obj" ARCH="$KERNEL_ARCH"
 	CROSS_COMPILE="$CROSS_COMPILE" -j"$(nproc)")
+# shellcheck disable=SC2206 # EXTRA_CONFIGS is a list of files
 fragments=("$TOP/configs/base.config" "$TOP/configs/$ARCH_NAME.config"
 	"$src/tools/testing/selftests/kprobes/config" ${EXTRA_CONFIGS:-})
 

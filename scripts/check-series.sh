@@ -3,6 +3,7 @@
 # Fails when patches/ is not what scripts/gen-series.sh makes from the
 # sources today, i.e. someone edited a source and forgot to regenerate.
 set -euo pipefail
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 fresh=$(mktemp -d /tmp/kprobes-series-check.XXXXXX)

@@ -8,6 +8,7 @@
 #
 # Usage: scripts/gen-series.sh [OUTPUT_DIR]   (default: patches/)
 set -euo pipefail
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../series/series.conf
 . "$TOP/series/series.conf"

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034 # the variables are for the sourcing scripts
 # Shared by the scripts: paths, messages and the per-architecture data.
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

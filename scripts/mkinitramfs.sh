@@ -6,6 +6,7 @@
 #
 # Usage: scripts/mkinitramfs.sh ARCH SOURCE_TREE BUILD_DIR OUTPUT
 set -euo pipefail
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 4 ] || die "usage: $0 ARCH SOURCE_TREE BUILD_DIR OUTPUT"

@@ -4,6 +4,7 @@
 # tarball, committed to git with a fixed identity and date so that its commit
 # id (the series' base-commit) is the same on every machine.
 set -euo pipefail
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 if git -C "$LINUX_REPO" rev-parse -q --verify "refs/tags/$PRISTINE_TAG" >/dev/null 2>&1; then

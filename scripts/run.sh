@@ -13,6 +13,7 @@
 # Exits non-zero on any failing or missing case, a boot failure, a hung
 # guest, or a kernel problem report or taint on the console.
 set -euo pipefail
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 usage() {

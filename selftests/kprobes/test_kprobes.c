@@ -8,26 +8,23 @@
  * probe of the module is left in /sys/kernel/debug/kprobes/list.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "helpers.h"
 
 #define TEST_MODULE	"kprobes_selftest"
-#define DEBUGFS		"/sys/kernel/debug"
 #define MODULE_DEBUGFS	DEBUGFS "/" TEST_MODULE
-#define KPROBES_LIST	DEBUGFS "/kprobes/list"
 
-static char module_dir[PATH_MAX];
+static char module_path[PATH_MAX];
 
-static void find_module_dir(void)
+/* The module is in test_modules/ next to this program, wherever installed. */
+static void find_module(void)
 {
 	char exe[PATH_MAX];
 	ssize_t len;
@@ -36,83 +33,8 @@ static void find_module_dir(void)
 	if (len < 0)
 		ksft_exit_fail_msg("readlink /proc/self/exe: %s\n", strerror(errno));
 	exe[len] = '\0';
-	snprintf(module_dir, sizeof(module_dir), "%s/test_modules", dirname(exe));
-}
-
-static int unload_module(const char *name)
-{
-	int tries;
-
-	/* A module in use by a dying probe handler needs a moment. */
-	for (tries = 0; tries < 100; tries++) {
-		if (!syscall(__NR_delete_module, name, O_NONBLOCK))
-			return 0;
-		if (errno != EAGAIN && errno != EBUSY)
-			return -errno;
-		usleep(10000);
-	}
-	return -EBUSY;
-}
-
-static int load_module(const char *name)
-{
-	char path[PATH_MAX + 64];
-	int fd, ret;
-
-	snprintf(path, sizeof(path), "%s/%s.ko", module_dir, name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ret = syscall(__NR_finit_module, fd, "", 0) ? -errno : 0;
-	if (ret == -EEXIST && !unload_module(name))
-		ret = syscall(__NR_finit_module, fd, "", 0) ? -errno : 0;
-	close(fd);
-	return ret;
-}
-
-static int write_file(const char *path, const char *text)
-{
-	ssize_t len = strlen(text);
-	int fd, ret = 0;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, len) != len)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-static int read_file(const char *path, char *buf, size_t size)
-{
-	ssize_t len;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	len = read(fd, buf, size - 1);
-	close(fd);
-	if (len < 0)
-		return -errno;
-	buf[len] = '\0';
-	return len;
-}
-
-/* Returns the first line of kprobes/list that contains @needle, or NULL. */
-static char *find_in_kprobes_list(const char *needle, char *line, size_t size)
-{
-	FILE *list = fopen(KPROBES_LIST, "r");
-	char *found = NULL;
-
-	if (!list)
-		return NULL;
-	while (!found && fgets(line, size, list))
-		if (strstr(line, needle))
-			found = line;
-	fclose(list);
-	return found;
+	snprintf(module_path, sizeof(module_path), "%s/test_modules/%s.ko",
+		 dirname(exe), TEST_MODULE);
 }
 
 /*
@@ -145,7 +67,7 @@ FIXTURE(kprobes) {};
 
 FIXTURE_SETUP(kprobes)
 {
-	int ret = load_module(TEST_MODULE);
+	int ret = load_module(module_path, "");
 
 	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TEST_MODULE, strerror(-ret));
 }
@@ -179,11 +101,10 @@ int main(int argc, char **argv)
 		ksft_exit_skip("%s: %s (needs CONFIG_KPROBES and debugfs mounted)\n",
 			       KPROBES_LIST, strerror(errno));
 
-	find_module_dir();
-	ret = load_module(TEST_MODULE);
+	find_module();
+	ret = load_module(module_path, "");
 	if (ret)
-		ksft_exit_skip("cannot load %s/%s.ko: %s\n", module_dir,
-			       TEST_MODULE, strerror(-ret));
+		ksft_exit_skip("cannot load %s: %s\n", module_path, strerror(-ret));
 	unload_module(TEST_MODULE);
 
 	return test_harness_run(argc, argv);

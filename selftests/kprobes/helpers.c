@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Helpers shared by the kprobes selftest drivers. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "helpers.h"
+
+/* Returns 0 or -errno; a module left loaded by an earlier run is replaced. */
+int load_module(const char *path, const char *params)
+{
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = syscall(__NR_finit_module, fd, params, 0) ? -errno : 0;
+	if (ret == -EEXIST) {
+		char name[256];
+		const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(base, "."), base);
+		if (!unload_module(name))
+			ret = syscall(__NR_finit_module, fd, params, 0) ? -errno : 0;
+	}
+	close(fd);
+	return ret;
+}
+
+int unload_module(const char *name)
+{
+	int tries;
+
+	/* A module whose probe handler is still running needs a moment. */
+	for (tries = 0; tries < 100; tries++) {
+		if (!syscall(__NR_delete_module, name, O_NONBLOCK))
+			return 0;
+		if (errno != EAGAIN && errno != EBUSY)
+			return -errno;
+		usleep(10000);
+	}
+	return -EBUSY;
+}
+
+int write_file(const char *path, const char *text)
+{
+	ssize_t len = strlen(text);
+	int fd, ret = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, len) != len)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+int read_file(const char *path, char *buf, size_t size)
+{
+	ssize_t len;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	len = read(fd, buf, size - 1);
+	close(fd);
+	if (len < 0)
+		return -errno;
+	buf[len] = '\0';
+	return len;
+}
+
+/* Returns the first line of kprobes/list that contains @needle, or NULL. */
+char *find_in_kprobes_list(const char *needle, char *line, size_t size)
+{
+	FILE *list = fopen(KPROBES_LIST, "r");
+	char *found = NULL;
+
+	if (!list)
+		return NULL;
+	while (!found && fgets(line, size, list))
+		if (strstr(line, needle))
+			found = line;
+	fclose(list);
+	return found;
+}
+
+/* Opens the kernel log so that kmsg_find() sees only what comes next. */
+int kmsg_open_at_end(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd >= 0)
+		lseek(fd, 0, SEEK_END);
+	return fd;
+}
+
+/* Reads the kernel log records logged since the last call. */
+bool kmsg_find(int kmsg, const char *needle)
+{
+	char record[2048];
+	bool found = false;
+	ssize_t len;
+
+	for (;;) {
+		len = read(kmsg, record, sizeof(record) - 1);
+		if (len < 0 && errno == EPIPE)
+			continue;	/* records were overwritten; go on */
+		if (len <= 0)
+			break;
+		record[len] = '\0';
+		if (strstr(record, needle))
+			found = true;
+	}
+	return found;
+}

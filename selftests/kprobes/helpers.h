@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Helpers shared by the kprobes selftest drivers. */
+#ifndef KPROBES_SELFTEST_HELPERS_H
+#define KPROBES_SELFTEST_HELPERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define DEBUGFS		"/sys/kernel/debug"
+#define KPROBES_LIST	DEBUGFS "/kprobes/list"
+
+int load_module(const char *path, const char *params);
+int unload_module(const char *name);
+int write_file(const char *path, const char *text);
+int read_file(const char *path, char *buf, size_t size);
+char *find_in_kprobes_list(const char *needle, char *line, size_t size);
+int kmsg_open_at_end(void);
+bool kmsg_find(int kmsg, const char *needle);
+
+#endif
