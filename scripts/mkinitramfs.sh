@@ -37,6 +37,7 @@ rm -rf "$root"
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,root,lib}
 cp "$busybox" "$root/bin/busybox"
 install -m 755 "$TOP/scripts/guest/init" "$root/init"
+install -D -m 755 "$TOP/scripts/guest/timeout" "$root/usr/bin/timeout"
 cp -a "$obj/kselftest/kselftest_install" "$root/kselftest"
 cp -a "$obj/modules-root/lib/modules" "$root/lib/modules"
 
