@@ -45,6 +45,9 @@ configure() {
 	while read -r line; do
 		grep -qx -- "$line" "$tmp" || die "$line did not stick in the config (dependency missing?)"
 	done < <(grep -h '^CONFIG_' "${fragments[@]}")
+	while read -r option; do
+		! grep -q "^$option=" "$tmp" || die "$option is set although a fragment unsets it"
+	done < <(sed -n 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1/p' "${fragments[@]}")
 	if ! cmp -s "$tmp" "$obj/.config"; then
 		mv "$tmp" "$obj/.config"
 	else

@@ -25,9 +25,11 @@ if [ ! -x "$busybox" ]; then
 	   [ "$DEB_ARCH" != "$(dpkg --print-architecture)" ]; then
 		[ "$(id -u)" = 0 ] || die "as root, run: dpkg --add-architecture $DEB_ARCH && apt-get update"
 		dpkg --add-architecture "$DEB_ARCH"
-		run_logged "$dir/apt.log" apt-get update
+		# An index that fails (a mirror mid-sync) need not be the one
+		# with busybox: the download below is the real check.
+		apt-get update >"$dir/apt.log" 2>&1 || apt-get update >>"$dir/apt.log" 2>&1 || true
 	fi
-	(cd "$dir/deb" && run_logged "$dir/apt.log" apt-get download "busybox-static:$DEB_ARCH")
+	(cd "$dir/deb" && run_logged "$dir/download.log" apt-get download "busybox-static:$DEB_ARCH")
 	dpkg-deb -x "$dir"/deb/busybox-static_*.deb "$dir"
 	[ -x "$busybox" ] || die "no busybox in busybox-static:$DEB_ARCH"
 fi
