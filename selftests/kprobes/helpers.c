@@ -75,17 +75,16 @@ int read_file(const char *path, char *buf, size_t size)
 	return len;
 }
 
-/* Returns the first line of kprobes/list that contains @needle, or NULL. */
-char *find_in_kprobes_list(const char *needle, char *line, size_t size)
+/* Finds the first line of kprobes/list that contains @needle. */
+bool find_in_kprobes_list(const char *needle, char *line, size_t size)
 {
 	FILE *list = fopen(KPROBES_LIST, "r");
-	char *found = NULL;
+	bool found = false;
 
 	if (!list)
-		return NULL;
+		return false;
 	while (!found && fgets(line, size, list))
-		if (strstr(line, needle))
-			found = line;
+		found = strstr(line, needle);
 	fclose(list);
 	return found;
 }

@@ -13,7 +13,7 @@ int load_module(const char *path, const char *params);
 int unload_module(const char *name);
 int write_file(const char *path, const char *text);
 int read_file(const char *path, char *buf, size_t size);
-char *find_in_kprobes_list(const char *needle, char *line, size_t size);
+bool find_in_kprobes_list(const char *needle, char *line, size_t size);
 int kmsg_open_at_end(void);
 bool kmsg_find(int kmsg, const char *needle);
 

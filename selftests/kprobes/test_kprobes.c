@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_kprobes - user-space driver of the kprobes selftests
+ * test_kprobes - user-space driver of the kprobes API selftests
  *
  * Loads test_modules/kprobes_selftest.ko (next to this program) for each
- * case, runs the case through the module's debugfs interface and checks
- * what user space can see of it: the result the module reports, and that no
- * probe of the module is left in /sys/kernel/debug/kprobes/list.
+ * case and runs the case through the module's debugfs interface. Most
+ * cases run whole in the kernel; the others hold probes registered while
+ * this program checks what user space sees of them in
+ * /sys/kernel/debug/kprobes: list, enabled and blacklist. After every case
+ * no probe of the test modules may be left in kprobes/list, and the global
+ * enable knob is restored.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
@@ -19,12 +23,17 @@
 #include "helpers.h"
 
 #define TEST_MODULE	"kprobes_selftest"
+#define TARGET_MODULE	"kprobes_selftest_target"
 #define MODULE_DEBUGFS	DEBUGFS "/" TEST_MODULE
+#define KPROBES_ENABLED	DEBUGFS "/kprobes/enabled"
+#define KPROBES_BLACKLIST DEBUGFS "/kprobes/blacklist"
+/* kprobes/list prints "<addr>  k  <sym>+0x<off>  <module> [FLAGS]" */
+#define LISTED_IN(module) "  " module " "
 
-static char module_path[PATH_MAX];
+static char module_dir[PATH_MAX];
 
-/* The module is in test_modules/ next to this program, wherever installed. */
-static void find_module(void)
+/* The modules are in test_modules/ next to this program. */
+static void find_module_dir(void)
 {
 	char exe[PATH_MAX];
 	ssize_t len;
@@ -33,62 +42,379 @@ static void find_module(void)
 	if (len < 0)
 		ksft_exit_fail_msg("readlink /proc/self/exe: %s\n", strerror(errno));
 	exe[len] = '\0';
-	snprintf(module_path, sizeof(module_path), "%s/test_modules/%s.ko",
-		 dirname(exe), TEST_MODULE);
+	snprintf(module_dir, sizeof(module_dir), "%s/test_modules", dirname(exe));
 }
 
-/*
- * Runs one case of the test module. The module reports
- * "<case> pass", "<case> fail: <why>" or "<case> skip: <why>".
- */
-static void run_module_case(struct __test_metadata *_metadata, const char *name)
+static int load_test_module(const char *name)
 {
-	char result[512], line[512];
-	const char *verdict;
+	char path[PATH_MAX + 64];
+
+	snprintf(path, sizeof(path), "%s/%s.ko", module_dir, name);
+	return load_module(path, "");
+}
+
+/* Runs @command ("<case> [arg]") and returns the module's verdict line. */
+static void run_command(struct __test_metadata *_metadata, const char *command,
+			char *verdict, size_t size)
+{
+	char result[512];
+	size_t name_len = strcspn(command, " ");
 	int ret;
 
-	ret = write_file(MODULE_DEBUGFS "/run", name);
-	ASSERT_EQ(0, ret) TH_LOG("running case %s: %s", name, strerror(-ret));
+	ret = write_file(MODULE_DEBUGFS "/run", command);
+	ASSERT_EQ(0, ret) TH_LOG("running \"%s\": %s", command, strerror(-ret));
 	ret = read_file(MODULE_DEBUGFS "/result", result, sizeof(result));
 	ASSERT_LT(0, ret) TH_LOG("reading the result: %s", strerror(-ret));
 	result[strcspn(result, "\n")] = '\0';
-	ASSERT_EQ(0, strncmp(result, name, strlen(name)))
+	ASSERT_TRUE(!strncmp(result, command, name_len) && result[name_len] == ' ')
 		TH_LOG("result is for another case: %s", result);
-	verdict = result + strlen(name) + 1;
-
-	EXPECT_EQ(NULL, find_in_kprobes_list("[" TEST_MODULE "]", line, sizeof(line)))
-		TH_LOG("probe left registered: %s", line);
-	if (!strncmp(verdict, "skip: ", 6))
-		SKIP(return, "%s", verdict + 6);
-	EXPECT_STREQ("pass", verdict);
+	snprintf(verdict, size, "%s", result + name_len + 1);
 }
 
-FIXTURE(kprobes) {};
+/* Runs a case that must pass; a skip skips the test. */
+static void run_case(struct __test_metadata *_metadata, const char *command)
+{
+	char verdict[512];
+
+	run_command(_metadata, command, verdict, sizeof(verdict));
+	if (!strncmp(verdict, "skip: ", 6))
+		SKIP(return, "%s", verdict + 6);
+	ASSERT_STREQ("pass", verdict) TH_LOG("%s: %s", command, verdict);
+}
+
+static void read_hits(struct __test_metadata *_metadata, int hits[3])
+{
+	char buf[64];
+	int n;
+
+	ASSERT_LT(0, read_file(MODULE_DEBUGFS "/hits", buf, sizeof(buf)));
+	n = sscanf(buf, "%d %d %d", &hits[0], &hits[1], &hits[2]);
+	ASSERT_EQ(3, n) TH_LOG("hits: %s", buf);
+}
+
+static void setup_kprobes(struct __test_metadata *_metadata, char *knob, size_t size)
+{
+	int ret;
+
+	ret = read_file(KPROBES_ENABLED, knob, size);
+	ASSERT_LT(0, ret) TH_LOG("%s: %s", KPROBES_ENABLED, strerror(-ret));
+	ret = load_test_module(TEST_MODULE);
+	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TEST_MODULE, strerror(-ret));
+}
+
+/* Whatever the case did, leave kprobes as we found them. */
+static void teardown_kprobes(struct __test_metadata *_metadata, const char *knob)
+{
+	char line[512];
+	int ret;
+
+	write_file(MODULE_DEBUGFS "/run", "release");
+	write_file(KPROBES_ENABLED, knob);
+	unload_module(TARGET_MODULE);
+	ret = unload_module(TEST_MODULE);
+	EXPECT_EQ(0, ret) TH_LOG("unloading %s: %s", TEST_MODULE, strerror(-ret));
+	EXPECT_FALSE(find_in_kprobes_list(LISTED_IN(TEST_MODULE), line, sizeof(line)))
+		TH_LOG("probe left registered: %s", line);
+}
+
+/*
+ * The cases that run whole in the kernel, one variant each; what each
+ * checks is described next to its case_*() function in the module.
+ */
+FIXTURE(api) {
+	char knob[8];
+};
+
+FIXTURE_VARIANT(api) {
+	const char *name;
+};
+
+FIXTURE_VARIANT_ADD(api, kprobe_by_symbol) {
+	.name = "kprobe_by_symbol",
+};
+
+FIXTURE_VARIANT_ADD(api, kprobe_by_addr) {
+	.name = "kprobe_by_addr",
+};
+
+FIXTURE_VARIANT_ADD(api, kprobe_symbol_offset) {
+	.name = "kprobe_symbol_offset",
+};
+
+FIXTURE_VARIANT_ADD(api, kprobe_core_kernel) {
+	.name = "kprobe_core_kernel",
+};
+
+FIXTURE_VARIANT_ADD(api, kretprobe_by_symbol) {
+	.name = "kretprobe_by_symbol",
+};
+
+FIXTURE_VARIANT_ADD(api, kretprobe_entry_data) {
+	.name = "kretprobe_entry_data",
+};
+
+FIXTURE_VARIANT_ADD(api, kretprobe_maxactive_default) {
+	.name = "kretprobe_maxactive_default",
+};
+
+FIXTURE_VARIANT_ADD(api, probes_same_addr) {
+	.name = "probes_same_addr",
+};
+
+FIXTURE_VARIANT_ADD(api, err_symbol_and_addr) {
+	.name = "err_symbol_and_addr",
+};
+
+FIXTURE_VARIANT_ADD(api, err_unknown_symbol) {
+	.name = "err_unknown_symbol",
+};
+
+FIXTURE_VARIANT_ADD(api, err_bad_offset) {
+	.name = "err_bad_offset",
+};
+
+FIXTURE_VARIANT_ADD(api, err_kretprobe_offset) {
+	.name = "err_kretprobe_offset",
+};
+
+FIXTURE_VARIANT_ADD(api, err_kretprobe_data_size) {
+	.name = "err_kretprobe_data_size",
+};
+
+FIXTURE_VARIANT_ADD(api, err_register_twice) {
+	.name = "err_register_twice",
+};
+
+FIXTURE_VARIANT_ADD(api, unregister_unregistered) {
+	.name = "unregister_unregistered",
+};
+
+FIXTURE_VARIANT_ADD(api, recursion_nmissed) {
+	.name = "recursion_nmissed",
+};
+
+FIXTURE_VARIANT_ADD(api, batch) {
+	.name = "batch",
+};
+
+FIXTURE_VARIANT_ADD(api, batch_rollback) {
+	.name = "batch_rollback",
+};
+
+FIXTURE_VARIANT_ADD(api, batch_num_invalid) {
+	.name = "batch_num_invalid",
+};
+
+FIXTURE_VARIANT_ADD(api, disable_enable) {
+	.name = "disable_enable",
+};
+
+FIXTURE_VARIANT_ADD(api, register_disabled) {
+	.name = "register_disabled",
+};
+
+FIXTURE_VARIANT_ADD(api, disable_one_of_two) {
+	.name = "disable_one_of_two",
+};
+
+FIXTURE_VARIANT_ADD(api, enable_unregistered) {
+	.name = "enable_unregistered",
+};
+
+FIXTURE_VARIANT_ADD(api, maxactive_exhausted) {
+	.name = "maxactive_exhausted",
+};
+
+FIXTURE_VARIANT_ADD(api, maxactive_enough) {
+	.name = "maxactive_enough",
+};
+
+FIXTURE_VARIANT_ADD(api, maxactive_recursive) {
+	.name = "maxactive_recursive",
+};
+
+FIXTURE_SETUP(api)
+{
+	setup_kprobes(_metadata, self->knob, sizeof(self->knob));
+}
+
+FIXTURE_TEARDOWN(api)
+{
+	teardown_kprobes(_metadata, self->knob);
+}
+
+TEST_F(api, run)
+{
+	run_case(_metadata, variant->name);
+}
+
+/* The cases that check from user space what kprobes show of a probe. */
+FIXTURE(kprobes) {
+	char knob[8];
+};
 
 FIXTURE_SETUP(kprobes)
 {
-	int ret = load_module(module_path, "");
-
-	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TEST_MODULE, strerror(-ret));
+	setup_kprobes(_metadata, self->knob, sizeof(self->knob));
 }
 
 FIXTURE_TEARDOWN(kprobes)
 {
-	int ret = unload_module(TEST_MODULE);
-
-	EXPECT_EQ(0, ret) TH_LOG("unloading %s: %s", TEST_MODULE, strerror(-ret));
+	teardown_kprobes(_metadata, self->knob);
 }
 
-/* A kprobe by symbol name: pre and post handlers once per hit, none after. */
-TEST_F(kprobes, kprobe_by_symbol)
+/* A held probe is listed while registered, with [DISABLED] when it is. */
+TEST_F(kprobes, list_shows_probes)
 {
-	run_module_case(_metadata, "kprobe_by_symbol");
+	char line[512];
+
+	run_case(_metadata, "hold_kprobe");
+	ASSERT_TRUE(find_in_kprobes_list("k  kst_target+0x0" LISTED_IN(TEST_MODULE),
+					 line, sizeof(line)))
+		TH_LOG("the registered probe is not in " KPROBES_LIST);
+	EXPECT_FALSE(strstr(line, "[DISABLED]")) TH_LOG("%s", line);
+
+	run_case(_metadata, "hold_kprobe_disabled");
+	EXPECT_TRUE(find_in_kprobes_list("[DISABLED]", line, sizeof(line)))
+		TH_LOG("no [DISABLED] probe in " KPROBES_LIST);
+
+	run_case(_metadata, "release");
+	EXPECT_FALSE(find_in_kprobes_list(LISTED_IN(TEST_MODULE), line, sizeof(line)))
+		TH_LOG("still listed after release: %s", line);
 }
 
-/* A kretprobe by symbol name sees every return value, errnos included. */
-TEST_F(kprobes, kretprobe_by_symbol)
+/* kprobes/enabled: 0 stops every probe, 1 restores the enabled ones. */
+TEST_F(kprobes, global_enable_knob)
 {
-	run_module_case(_metadata, "kretprobe_by_symbol");
+	char knob[8];
+	int hits[3];
+
+	run_case(_metadata, "hold_kprobe");
+	run_case(_metadata, "hold_kprobe_disabled");
+
+	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "0"));
+	ASSERT_LT(0, read_file(KPROBES_ENABLED, knob, sizeof(knob)));
+	EXPECT_EQ('0', knob[0]);
+	run_case(_metadata, "call_target");
+	read_hits(_metadata, hits);
+	EXPECT_EQ(0, hits[0]) TH_LOG("a probe fired while kprobes were disabled");
+
+	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "1"));
+	run_case(_metadata, "call_target");
+	read_hits(_metadata, hits);
+	EXPECT_EQ(1, hits[0]) TH_LOG("the probe did not fire after re-enabling");
+	EXPECT_EQ(0, hits[1]) TH_LOG("re-enabling kprobes enabled a disabled probe");
+}
+
+/* The module's NOKPROBE_SYMBOL() function is listed and refused. */
+TEST_F(kprobes, blacklist_module_function)
+{
+	char line[512];
+	FILE *list;
+	int found = 0, neighbour = 0;
+
+	list = fopen(KPROBES_BLACKLIST, "r");
+	ASSERT_TRUE(list) TH_LOG("%s: %s", KPROBES_BLACKLIST, strerror(errno));
+	while (fgets(line, sizeof(line), list)) {
+		found += !!strstr(line, "\tkst_blacklisted [" TEST_MODULE "]");
+		neighbour += !!strstr(line, "\tkst_neighbour [");
+	}
+	fclose(list);
+	EXPECT_EQ(1, found) TH_LOG("kst_blacklisted is not in " KPROBES_BLACKLIST);
+	EXPECT_EQ(0, neighbour) TH_LOG("kst_neighbour is in " KPROBES_BLACKLIST);
+
+	run_case(_metadata, "blacklisted_module_function");
+}
+
+/*
+ * Several core-kernel entries of the blacklist, picked at run time among
+ * those whose name is a single function in /proc/kallsyms.
+ */
+static int kallsyms_count(const char *name)
+{
+	char line[512], sym[256], type;
+	int count = 0;
+	FILE *syms = fopen("/proc/kallsyms", "r");
+
+	if (!syms)
+		return -1;
+	while (fgets(line, sizeof(line), syms))
+		if (sscanf(line, "%*s %c %255s", &type, sym) == 2 &&
+		    tolower(type) == 't' && !strcmp(sym, name))
+			count++;
+	fclose(syms);
+	return count;
+}
+
+TEST_F(kprobes, blacklist_core_functions)
+{
+	char line[512], name[256], command[300];
+	int tried = 0, entries = 0;
+	FILE *list;
+
+	list = fopen(KPROBES_BLACKLIST, "r");
+	ASSERT_TRUE(list) TH_LOG("%s: %s", KPROBES_BLACKLIST, strerror(errno));
+	while (tried < 5 && fgets(line, sizeof(line), list)) {
+		/* "0x<start>-0x<end>\t<symbol>"; module entries end in "]" */
+		if (sscanf(line, "%*s %255s", name) != 1 || strchr(line, '[') ||
+		    strchr(name, '.') || entries++ % 7)
+			continue;
+		if (kallsyms_count(name) != 1)
+			continue;
+		snprintf(command, sizeof(command), "blacklisted_symbol %s", name);
+		TH_LOG("refused: %s", name);
+		run_case(_metadata, command);
+		tried++;
+	}
+	fclose(list);
+	EXPECT_LE(3, tried) TH_LOG("only %d usable entries in " KPROBES_BLACKLIST, tried);
+}
+
+/* A probe on a module that goes away is [GONE], inert and unregisterable. */
+TEST_F(kprobes, probe_on_unloaded_module)
+{
+	char line[512], addr[32];
+	int ret;
+
+	ret = load_test_module(TARGET_MODULE);
+	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TARGET_MODULE, strerror(-ret));
+	run_case(_metadata, "hold_kprobe_gone");
+	ASSERT_TRUE(find_in_kprobes_list("kst_gone_target+0x0" LISTED_IN(TARGET_MODULE),
+					 line, sizeof(line)))
+		TH_LOG("the probe on %s is not listed", TARGET_MODULE);
+	/* Once the module is gone the line shows only the address. */
+	ret = sscanf(line, "%31s", addr);
+	ASSERT_EQ(1, ret);
+
+	ret = unload_module(TARGET_MODULE);
+	ASSERT_EQ(0, ret) TH_LOG("unloading %s: %s", TARGET_MODULE, strerror(-ret));
+	ASSERT_TRUE(find_in_kprobes_list(addr, line, sizeof(line)));
+	EXPECT_TRUE(strstr(line, "[GONE]")) TH_LOG("after unload: %s", line);
+
+	run_case(_metadata, "enable_gone");
+	run_case(_metadata, "release");
+	EXPECT_FALSE(find_in_kprobes_list(addr, line, sizeof(line)))
+		TH_LOG("still listed after unregistering: %s", line);
+}
+
+/* Bad input to the test module changes nothing and says so. */
+TEST_F(kprobes, module_rejects_bad_input)
+{
+	static const char * const bad[] = {
+		"\n", "no_such_case", "kprobe_by_symbolx", "blacklisted_symbol",
+		"blacklisted_symbol  ",
+	};
+	char overlong[4096];
+	int i, ret;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		ret = write_file(MODULE_DEBUGFS "/run", bad[i]);
+		EXPECT_EQ(-EINVAL, ret) TH_LOG("\"%s\": %s", bad[i], strerror(-ret));
+	}
+	memset(overlong, 'a', sizeof(overlong) - 1);
+	overlong[sizeof(overlong) - 1] = '\0';
+	ret = write_file(MODULE_DEBUGFS "/run", overlong);
+	EXPECT_EQ(-EINVAL, ret) TH_LOG("%zu bytes: %s", strlen(overlong), strerror(-ret));
 }
 
 int main(int argc, char **argv)
@@ -101,10 +427,11 @@ int main(int argc, char **argv)
 		ksft_exit_skip("%s: %s (needs CONFIG_KPROBES and debugfs mounted)\n",
 			       KPROBES_LIST, strerror(errno));
 
-	find_module();
-	ret = load_module(module_path, "");
+	find_module_dir();
+	ret = load_test_module(TEST_MODULE);
 	if (ret)
-		ksft_exit_skip("cannot load %s: %s\n", module_path, strerror(-ret));
+		ksft_exit_skip("cannot load %s/%s.ko: %s\n", module_dir,
+			       TEST_MODULE, strerror(-ret));
 	unload_module(TEST_MODULE);
 
 	return test_harness_run(argc, argv);

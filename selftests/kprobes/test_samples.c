@@ -68,7 +68,7 @@ static void unload_sample(struct __test_metadata *_metadata, const char *name,
 
 	ret = unload_module(name);
 	ASSERT_EQ(0, ret) TH_LOG("unloading %s: %s", name, strerror(-ret));
-	EXPECT_EQ(NULL, find_in_kprobes_list(probe, line, sizeof(line)))
+	EXPECT_FALSE(find_in_kprobes_list(probe, line, sizeof(line)))
 		TH_LOG("probe left after unloading: %s", line);
 }
 
@@ -92,7 +92,7 @@ TEST_F(sample, kprobe_example)
 	if (!load_sample(_metadata, "kprobe_example"))
 		return;
 	self->loaded = "kprobe_example";
-	ASSERT_NE(NULL, find_in_kprobes_list("  k  kernel_clone+0x0", line, sizeof(line)))
+	ASSERT_TRUE(find_in_kprobes_list("  k  kernel_clone+0x0", line, sizeof(line)))
 		TH_LOG("no kprobe on kernel_clone in " KPROBES_LIST);
 	kmsg_find(self->kmsg, "");
 	ASSERT_LT(0, fork_and_reap());
@@ -111,7 +111,7 @@ TEST_F(sample, kretprobe_example)
 	if (!load_sample(_metadata, "kretprobe_example"))
 		return;
 	self->loaded = "kretprobe_example";
-	ASSERT_NE(NULL, find_in_kprobes_list("  r  kernel_clone+0x0", line, sizeof(line)))
+	ASSERT_TRUE(find_in_kprobes_list("  r  kernel_clone+0x0", line, sizeof(line)))
 		TH_LOG("no kretprobe on kernel_clone in " KPROBES_LIST);
 	kmsg_find(self->kmsg, "");
 	child = fork_and_reap();

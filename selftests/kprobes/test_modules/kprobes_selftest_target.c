@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kprobes_selftest_target.c - a module to unload from under a kprobe
+ *
+ * The kprobes selftests register a kprobe on kst_gone_target() and then
+ * unload this module: the probe must show as [GONE] in
+ * /sys/kernel/debug/kprobes/list, never fire, refuse enable_kprobe() and
+ * unregister cleanly.
+ */
+#include <linux/init.h>
+#include <linux/module.h>
+
+static noinline int kst_gone_target(int value)
+{
+	return value + 1;
+}
+
+/* Called through a pointer, so that it stays a function of its own. */
+static int (*kst_gone_ptr)(int value) = kst_gone_target;
+
+static int __init kst_gone_init(void)
+{
+	return kst_gone_ptr(-1);
+}
+module_init(kst_gone_init);
+
+static void __exit kst_gone_exit(void)
+{
+}
+module_exit(kst_gone_exit);
+
+MODULE_DESCRIPTION("Probe target that the kprobes kselftests unload");
+MODULE_LICENSE("GPL");
