@@ -19,7 +19,7 @@ mkdir -p "$outdir"
 # shellcheck disable=SC2206 # QEMU_ARGS is a list of words
 qemu_cmd=("$QEMU" $QEMU_ARGS -nographic -no-reboot
 	-kernel "$obj/$KERNEL_IMAGE" -initrd "$initramfs"
-	-append "console=$CONSOLE loglevel=5 oops=panic panic=-1 ${KERNEL_CMDLINE_EXTRA:-}")
+	-append "console=$CONSOLE loglevel=6 oops=panic panic=-1 ${KERNEL_CMDLINE_EXTRA:-}")
 echo "${qemu_cmd[*]}" >"$outdir/qemu-cmdline"
 
 # The status line tells results.py how QEMU ended (124: timed out).

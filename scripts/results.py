@@ -51,6 +51,10 @@ KERNEL_LINE_RE = re.compile(r"^\[\s*\d+\.\d+\]")
 # "ok 1 name", "not ok 2 name # SKIP why", with any number of "# " prefixes
 RESULT_RE = re.compile(r"^((?:# )*)(not ok|ok) (\d+) (.+?)(?: # (\w+)\s*(.*))?$")
 PLAN_RE = re.compile(r"^((?:# )*)1\.\.(\d+)(?: # SKIP\s*(.*))?$")
+# kselftest_harness.h announces each case before it runs it; the test
+# module says on the console which of its cases it runs
+RUN_RE = re.compile(r"^# #\s+RUN\s+(\S+) \.\.\.$")
+MODULE_CASE_RE = re.compile(r"^\[\s*\d+\.\d+\] kprobes_selftest: case (\S+)$")
 
 
 def taint_letters(value):
@@ -69,6 +73,8 @@ class Run:
         self.info = {}
         self.qemu_exit = None
         self.marks = set()
+        self.suffix = ""        # which pass over the suite, after the first
+        self.running = None     # the case announced and not finished yet
         self.start = time.monotonic()
 
     def feed(self, raw):
@@ -77,6 +83,9 @@ class Run:
         if line.startswith(HOST_MARK):
             self.qemu_exit = int(line.split()[-1])
             return
+        m = MODULE_CASE_RE.match(line)
+        if m:
+            self.running = f"{m.group(1)} (in the kernel)"
         at = line.find(MARK)
         if at >= 0 and not KERNEL_LINE_RE.match(line):
             self.marker(line[at + len(MARK):])
@@ -92,6 +101,8 @@ class Run:
             self.in_tests = True
         elif text == "tests end":
             self.in_tests = False
+        elif word == "pass":
+            self.suffix = "" if rest.strip() == "1" else f" [pass {rest.strip()}]"
         elif word in ("kernel", "tainted", "modules"):
             self.info[word] = rest.strip()
 
@@ -102,6 +113,10 @@ class Run:
             self.plans[depth] = int(m.group(2))
             if depth == 1 and m.group(3) is not None and self.program:
                 self.program["skip_reason"] = m.group(3)
+            return
+        m = RUN_RE.match(line)
+        if m:
+            self.running = m.group(1)
             return
         m = RESULT_RE.match(line)
         if not m:
@@ -115,6 +130,10 @@ class Run:
         if directive and directive.upper() == "SKIP":
             status = "skip"
         if depth == 1:
+            # The console does not keep user space and kernel lines in
+            # order: forget only the case this result is for.
+            if self.running and self.running.split()[0] in name:
+                self.running = None
             self.add_case(name, status, reason or "")
             if self.program:
                 self.program["cases"] += 1
@@ -134,6 +153,7 @@ class Run:
             self.plans.pop(1, None)
 
     def add_case(self, name, status, reason):
+        name += self.suffix
         case = {"arch": self.arch, "name": name, "status": status,
                 "reason": reason}
         self.cases.append(case)
@@ -153,10 +173,11 @@ class Run:
             found.append("the guest did not finish scripts/guest/init")
         if "tests begin" in self.marks and not self.cases:
             found.append("no test results")
-        planned = self.plans.get(0)
+        planned = sum(int(m.group(2)) for m in map(PLAN_RE.match, self.tap)
+                      if m and not m.group(1))
         ran = len([c for c in self.tap if RESULT_RE.match(c)
                    and not c.startswith("#")])
-        if planned is not None and ran < planned:
+        if ran < planned:
             found.append(f"{planned - ran} of {planned} kselftest programs reported nothing")
         taint = self.info.get("tainted")
         if taint is not None and int(taint) & ~TAINT_OOT_MODULE:
@@ -167,6 +188,12 @@ class Run:
                 found.append(f"kernel problem reported on the console:\n{excerpt}")
                 break
         return found
+
+    def finish(self):
+        """Names the case during which the guest died, if it did."""
+        if self.running and "done" not in self.marks:
+            self.add_case(self.running, "fail", "no result: the guest died or hung during it")
+            self.running = None
 
     def summary(self):
         counts = {s: sum(c["status"] == s for c in self.cases)
@@ -191,6 +218,7 @@ def stream(arch, outdir):
             console.write(raw)
             console.flush()
             run.feed(raw)
+    run.finish()
     result = run.summary()
     with open(f"{outdir}/results.tap", "w") as tap:
         tap.write("\n".join(run.tap) + "\n")

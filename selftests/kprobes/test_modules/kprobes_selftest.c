@@ -1308,6 +1308,8 @@ static ssize_t kst_run_write(struct file *file, const char __user *ubuf,
 	if (mutex_lock_interruptible(&kst_lock))
 		return -EINTR;
 	kst_diag[0] = '\0';
+	/* Names the case on the console, should the kernel die in it. */
+	pr_notice("case %s\n", c->name);
 	ret = c->run(arg);
 	if (ret == -EINVAL && !kst_diag[0]) {
 		/* a missing or bad argument: no outcome to report */
