@@ -5,12 +5,15 @@
  * Loads each sample from /lib/modules/$(uname -r), makes the probed
  * function run and checks what the sample reports, then unloads it and
  * checks that its probe is gone. A sample that is not installed (built
- * with CONFIG_SAMPLE_KPROBES=m or CONFIG_SAMPLE_KRETPROBES=m and
- * installed with modules_install) is skipped.
+ * with CONFIG_SAMPLE_KPROBES=m, CONFIG_SAMPLE_KRETPROBES=m or
+ * CONFIG_SAMPLE_KRETPROBE_STATS=m and installed with modules_install) is
+ * skipped.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -42,20 +45,27 @@ FIXTURE_TEARDOWN(sample)
 	EXPECT_EQ(0, ret) TH_LOG("unloading %s: %s", self->loaded, strerror(-ret));
 }
 
-/* Loads samples/kprobes/@name.ko; false, and a skip, when not installed. */
-static bool load_sample(struct __test_metadata *_metadata, const char *name)
+static void sample_path(const char *name, char *path, size_t size)
 {
 	struct utsname uts;
+
+	uname(&uts);
+	snprintf(path, size, "/lib/modules/%s/kernel/samples/kprobes/%s.ko",
+		 uts.release, name);
+}
+
+/* Loads samples/kprobes/@name.ko; false, and a skip, when not installed. */
+static bool load_sample(struct __test_metadata *_metadata, const char *name,
+			const char *params)
+{
 	char path[256];
 	int ret;
 
-	ASSERT_EQ(0, uname(&uts));
-	snprintf(path, sizeof(path), "/lib/modules/%s/kernel/samples/kprobes/%s.ko",
-		 uts.release, name);
+	sample_path(name, path, sizeof(path));
 	if (access(path, R_OK))
 		SKIP(return false, "%s: %s", path, strerror(errno));
-	ret = load_module(path, "");
-	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", path, strerror(-ret));
+	ret = load_module(path, params);
+	ASSERT_EQ(0, ret) TH_LOG("loading %s %s: %s", path, params, strerror(-ret));
 	return true;
 }
 
@@ -89,7 +99,7 @@ TEST_F(sample, kprobe_example)
 {
 	char line[512];
 
-	if (!load_sample(_metadata, "kprobe_example"))
+	if (!load_sample(_metadata, "kprobe_example", ""))
 		return;
 	self->loaded = "kprobe_example";
 	ASSERT_TRUE(find_in_kprobes_list("  k  kernel_clone+0x0", line, sizeof(line)))
@@ -108,7 +118,7 @@ TEST_F(sample, kretprobe_example)
 	char line[512], expected[64];
 	pid_t child;
 
-	if (!load_sample(_metadata, "kretprobe_example"))
+	if (!load_sample(_metadata, "kretprobe_example", ""))
 		return;
 	self->loaded = "kretprobe_example";
 	ASSERT_TRUE(find_in_kprobes_list("  r  kernel_clone+0x0", line, sizeof(line)))
@@ -121,6 +131,154 @@ TEST_F(sample, kretprobe_example)
 		TH_LOG("no \"%s\" in the kernel log", expected);
 	self->loaded = NULL;
 	unload_sample(_metadata, "kretprobe_example", "kernel_clone+0x0");
+}
+
+#define STATS_DIR	DEBUGFS "/kretprobe_stats"
+#define STATS_FUNC	"do_sys_openat2"
+
+/* What kretprobe_stats shows for STATS_FUNC. */
+struct func_stats {
+	unsigned long calls, ok, failed, enoent, hist_sum;
+	unsigned long long min_ns, avg_ns, max_ns;
+	int missed;
+};
+
+static void read_stats(struct __test_metadata *_metadata, struct func_stats *st)
+{
+	char buf[8192], *line, *save = NULL;
+	unsigned long lo, hi, count;
+	int ret, fields = 0;
+
+	memset(st, 0, sizeof(*st));
+	ret = read_file(STATS_DIR "/stats", buf, sizeof(buf));
+	ASSERT_LT(0, ret) TH_LOG("%s: %s", STATS_DIR "/stats", strerror(-ret));
+	ASSERT_EQ(0, strncmp(buf, STATS_FUNC ": ", strlen(STATS_FUNC) + 2))
+		TH_LOG("unexpected stats: %s", buf);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, " calls %lu ok %lu failed %lu (%*u%%) missed %d",
+			   &st->calls, &st->ok, &st->failed, &st->missed) == 4)
+			fields++;
+		if (sscanf(line, " latency_ns min %llu avg %llu max %llu",
+			   &st->min_ns, &st->avg_ns, &st->max_ns) == 3)
+			fields++;
+		/* -ENOENT by name with CONFIG_SYMBOLIC_ERRNAME, else -2 */
+		if (sscanf(line, " errno -ENOENT %lu", &count) == 1 ||
+		    sscanf(line, " errno -2 %lu", &count) == 1)
+			st->enoent = count;
+		if (sscanf(line, " hist_ns %lu-%lu %lu", &lo, &hi, &count) == 3)
+			st->hist_sum += count;
+	}
+	EXPECT_LE(1, fields) TH_LOG("no counts in the stats");
+}
+
+/* Opens @path @times times; returns how many opens failed. */
+static int open_times(const char *path, int times)
+{
+	int i, fd, failed = 0;
+
+	for (i = 0; i < times; i++) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			failed++;
+		else
+			close(fd);
+	}
+	return failed;
+}
+
+/*
+ * kretprobe_stats on the open path: N opens of an existing file and M of a
+ * missing one give M -ENOENT failures, sane latencies and a histogram that
+ * sums to the calls; disabling freezes the counts, enabling resumes them.
+ */
+TEST_F(sample, kretprobe_stats)
+{
+	const int n = 20, m = 7;
+	struct func_stats before, after, frozen, resumed;
+	char line[512];
+
+	if (!load_sample(_metadata, "kretprobe_stats", "funcs=" STATS_FUNC))
+		return;
+	self->loaded = "kretprobe_stats";
+	ASSERT_TRUE(find_in_kprobes_list("  r  " STATS_FUNC "+0x0", line, sizeof(line)));
+
+	ASSERT_EQ(0, write_file(STATS_DIR "/control", "reset"));
+	read_stats(_metadata, &before);
+	ASSERT_EQ(0, open_times("/proc/self/stat", n));
+	ASSERT_EQ(m, open_times("/kprobes-selftest-no-such-file", m));
+	read_stats(_metadata, &after);
+
+	/* Reading the stats opens a file too: one or two more successes. */
+	EXPECT_EQ(m, after.enoent);
+	EXPECT_EQ(m, after.failed);
+	EXPECT_LE(n, after.ok - before.ok);
+	EXPECT_GE(n + 2, after.ok - before.ok);
+	EXPECT_EQ(after.calls, after.ok + after.failed);
+	EXPECT_EQ(after.calls, after.hist_sum);
+	EXPECT_EQ(0, after.missed);
+	EXPECT_LT(0, after.min_ns);
+	EXPECT_LE(after.min_ns, after.avg_ns);
+	EXPECT_LE(after.avg_ns, after.max_ns);
+
+	ASSERT_EQ(0, write_file(STATS_DIR "/control", "disable"));
+	read_stats(_metadata, &before);
+	open_times("/proc/self/stat", n);
+	open_times("/kprobes-selftest-no-such-file", m);
+	read_stats(_metadata, &frozen);
+	EXPECT_EQ(before.calls, frozen.calls) TH_LOG("counting while disabled");
+	EXPECT_TRUE(find_in_kprobes_list("[DISABLED]", line, sizeof(line)));
+
+	ASSERT_EQ(0, write_file(STATS_DIR "/control", "enable"));
+	open_times("/kprobes-selftest-no-such-file", m);
+	read_stats(_metadata, &resumed);
+	EXPECT_EQ(frozen.enoent + m, resumed.enoent) TH_LOG("not counting after enable");
+
+	/* Bad commands change nothing. */
+	EXPECT_EQ(-EINVAL, write_file(STATS_DIR "/control", "bogus"));
+	EXPECT_EQ(-EINVAL, write_file(STATS_DIR "/control", ""));
+	read_stats(_metadata, &after);
+	EXPECT_EQ(resumed.enoent, after.enoent);
+
+	self->loaded = NULL;
+	unload_sample(_metadata, "kretprobe_stats", STATS_FUNC "+0x0");
+}
+
+/* A core-kernel function in the blacklist, present on every architecture. */
+#define BLACKLISTED_FUNC	"notify_die"
+
+/* Bad parameters are refused at load and leave no probe behind. */
+TEST_F(sample, kretprobe_stats_bad_params)
+{
+	static const struct {
+		const char *params;
+		int error;
+	} bad[] = {
+		{ "funcs=", -EINVAL },
+		{ "funcs=,, ,", -EINVAL },
+		{ "funcs=kprobes_selftest_no_such_function", -ENOENT },
+		{ "funcs=" STATS_FUNC ",kprobes_selftest_no_such_function", -ENOENT },
+		{ "funcs=" BLACKLISTED_FUNC, -EINVAL },
+		{ "funcs=a,b,c,d,e,f,g,h,i", -E2BIG },
+		{ "maxactive=-1", -EINVAL },
+		{ "maxactive=many", -EINVAL },
+		{ "maxactive=99999999999999999999", -ERANGE },
+		{ "skip_kthreads=maybe", -EINVAL },
+	};
+	char path[256], line[512];
+	int i, ret;
+
+	sample_path("kretprobe_stats", path, sizeof(path));
+	if (access(path, R_OK))
+		SKIP(return, "%s: %s", path, strerror(errno));
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		ret = load_module(path, bad[i].params);
+		if (!ret)
+			unload_module("kretprobe_stats");
+		EXPECT_EQ(bad[i].error, ret)
+			TH_LOG("%s: %s", bad[i].params, strerror(-ret));
+		EXPECT_FALSE(find_in_kprobes_list("  r  ", line, sizeof(line)))
+			TH_LOG("%s left a kretprobe: %s", bad[i].params, line);
+	}
 }
 
 int main(int argc, char **argv)
