@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # All the tests: the scripts pass shellcheck, patches/ is what the sources
 # make, every patch passes checkpatch --strict, the series applies with
-# git am to the pristine tree, and the kprobes selftests pass in QEMU on
-# every architecture in scripts/arch/.
+# git am to the pristine tree, its documentation builds without warnings,
+# the kprobes selftests and samples pass in QEMU on every architecture in
+# scripts/arch/, and the new kernel code is W=1 and sparse clean there.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2046 # a list of architectures
-EXTRA_PACKAGES=shellcheck "$TOP/scripts/install-deps.sh" $(known_arches)
+EXTRA_PACKAGES="shellcheck sparse python3-sphinx" "$TOP/scripts/install-deps.sh" $(known_arches)
 
 say "== shellcheck"
 shellcheck -x "$TOP"/scripts/*.sh "$TOP"/scripts/arch/*.conf "$TOP"/scripts/guest/init "$TOP/.ci/run"
@@ -17,5 +18,14 @@ say "== the series is up to date"
 "$TOP/scripts/check-series.sh"
 say "== checkpatch --strict"
 "$TOP/scripts/check-patches.sh"
+say "== the documentation builds without warnings"
+"$TOP/scripts/check-docs.sh"
 say "== every architecture in QEMU"
-"$TOP/scripts/run.sh" --arch all
+status=0
+"$TOP/scripts/run.sh" --arch all || status=1
+say "== W=1 and sparse on the new kernel code"
+# shellcheck disable=SC2046 # a list of architectures
+"$TOP/scripts/check-build.sh" $(known_arches) || status=1
+# The results' closing line, last, for whoever reads the end of the log.
+grep -E '^[0-9]+ passed, ' "${OUT:-$TOP/out}/summary.txt" || true
+exit $status

@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Builds the series' new kernel code (the sample and the selftest modules)
+# with W=1 and sparse (C=1) against each architecture's build directory
+# from scripts/run.sh; fails on any warning.
+#
+# Usage: scripts/check-build.sh ARCH...
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+src=$("$TOP/scripts/apply-series.sh")
+status=0
+for arch in "$@"; do
+	load_arch "$arch"
+	obj=$CACHE_DIR/build/$arch
+	[ -f "$obj/Module.symvers" ] || die "$obj is not built: run scripts/run.sh --arch $arch first"
+	for dir in samples/kprobes tools/testing/selftests/kprobes/test_modules; do
+		# A copy, so that the checked objects are not the pipeline's.
+		work=$CACHE_DIR/check-build/$arch/$dir
+		rm -rf "$work"
+		mkdir -p "$work"
+		cp "$src/$dir"/*.c "$src/$dir"/Makefile "$work/"
+		log=$work/build.log
+		if ! make -C "$obj" ARCH="$KERNEL_ARCH" CROSS_COMPILE="$CROSS_COMPILE" \
+			M="$work" W=1 C=1 modules >"$log" 2>&1 || grep -q "warning:" "$log"; then
+			grep -E "warning:|error:" "$log" || tail -n 20 "$log"
+			say "   $arch $dir: NOT clean (log: $log)"
+			status=1
+		else
+			say "   $arch $dir: W=1 and sparse clean"
+		fi
+	done
+done
+exit $status
