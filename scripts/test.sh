@@ -4,7 +4,8 @@
 # make, every patch passes checkpatch --strict, the series applies with
 # git am to the pristine tree, its documentation builds without warnings,
 # the kprobes selftests and samples pass in QEMU on every architecture in
-# scripts/arch/, and the new kernel code is W=1 and sparse clean there.
+# scripts/arch/, the new kernel code is W=1 and sparse clean there, and
+# every patch of the series builds on its own for every architecture.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -26,6 +27,8 @@ status=0
 say "== W=1 and sparse on the new kernel code"
 # shellcheck disable=SC2046 # a list of architectures
 "$TOP/scripts/check-build.sh" $(known_arches) || status=1
+say "== every patch builds on its own (bisect), every architecture"
+"$TOP/scripts/check-bisect.sh" || status=1
 # The results' closing line, last, for whoever reads the end of the log.
 grep -E '^[0-9]+ passed, ' "${OUT:-$TOP/out}/summary.txt" || true
 exit $status
