@@ -10,7 +10,9 @@ set -euo pipefail
 checkpatch=$LINUX_REPO/scripts/checkpatch.pl
 status=0
 for patch in "$TOP"/patches/0[0-9][0-9][1-9]-*.patch; do
-	if perl "$checkpatch" --strict --no-tree -q "$patch"; then
+	# On standard input: given the path of a file git tracks, checkpatch
+	# would review it as a source file (-f) instead of as a patch.
+	if perl "$checkpatch" --strict --no-tree -q - <"$patch"; then
 		say "   clean: ${patch##*/}"
 	else
 		say "   checkpatch found the above in ${patch##*/}"
