@@ -157,7 +157,7 @@ static noinline int kst_neighbour(int value)
 }
 
 /* What the handlers saw. */
-static atomic_t pre_hits, post_hits, ret_hits, entry_hits, data_ok;
+static atomic_t pre_hits, post_hits, ret_hits, entry_hits, data_ok, other_hits;
 static long ret_seen;
 static unsigned long ip_seen;
 static struct task_struct *kst_task;
@@ -189,6 +189,7 @@ static void kst_reset_counts(void)
 	atomic_set(&ret_hits, 0);
 	atomic_set(&entry_hits, 0);
 	atomic_set(&data_ok, 0);
+	atomic_set(&other_hits, 0);
 	ret_seen = 0;
 	ip_seen = 0;
 	kst_task = current;
@@ -931,7 +932,7 @@ static int case_register_disabled(const char *arg)
 /* With two probes on one address, disabling one leaves the other firing. */
 static int kst_other_pre_handler(struct kprobe *kp, struct pt_regs *regs)
 {
-	atomic_inc(&post_hits);
+	atomic_inc(&other_hits);
 	return 0;
 }
 
@@ -954,7 +955,7 @@ static int case_disable_one_of_two(const char *arg)
 	ret = disable_kprobe(&kst_kprobe2);
 	kst_target_ptr(0);
 	mine = atomic_read(&pre_hits);
-	others = atomic_read(&post_hits);
+	others = atomic_read(&other_hits);
 	unregister_kprobe(&other);
 	unregister_kprobe(&kst_kprobe2);
 
