@@ -43,8 +43,10 @@ w1_warnings() {
 export EXTRA_CONFIGS=$CACHE_DIR/bisect/selftest.config
 git -C "$LINUX_REPO" show "$tip:tools/testing/selftests/kprobes/config" >"$EXTRA_CONFIGS"
 
+arches=("$@")
+[ ${#arches[@]} -gt 0 ] || mapfile -t arches < <(known_arches)
 status=0
-for arch in "${@:-$(known_arches)}"; do
+for arch in "${arches[@]}"; do
 	load_arch "$arch"
 	obj=$CACHE_DIR/bisect/build-$arch
 	git -C "$src" checkout -q --detach "$PRISTINE_TAG"

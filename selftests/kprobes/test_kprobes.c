@@ -145,6 +145,14 @@ FIXTURE_VARIANT_ADD(api, kprobe_core_kernel) {
 	.name = "kprobe_core_kernel",
 };
 
+FIXTURE_VARIANT_ADD(api, kprobe_core_kernel_addr) {
+	.name = "kprobe_core_kernel_addr",
+};
+
+FIXTURE_VARIANT_ADD(api, kprobe_core_kernel_offset) {
+	.name = "kprobe_core_kernel_offset",
+};
+
 FIXTURE_VARIANT_ADD(api, kretprobe_by_symbol) {
 	.name = "kretprobe_by_symbol",
 };

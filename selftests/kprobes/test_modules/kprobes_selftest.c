@@ -222,8 +222,10 @@ static void kst_post_handler(struct kprobe *kp, struct pt_regs *regs,
 /* Counts only the case's own calls of a core-kernel function. */
 static int kst_task_pre_handler(struct kprobe *kp, struct pt_regs *regs)
 {
-	if (current == kst_task)
+	if (current == kst_task) {
 		atomic_inc(&pre_hits);
+		ip_seen = instruction_pointer(regs);
+	}
 	return 0;
 }
 
@@ -280,14 +282,14 @@ static struct kretprobe kst_kretprobe = {
 };
 
 /*
- * The offset of the instruction after the one at @offset in
- * kst_offset_target(). On x86 the next byte: register_kprobe() refuses
- * offsets inside an instruction with -EILSEQ.
+ * The offset of the instruction after the one at @offset in @func. On x86
+ * the next byte: register_kprobe() refuses offsets inside an instruction
+ * with -EILSEQ.
  */
-static int kst_next_insn(int offset)
+static int kst_next_insn(const void *func, int offset)
 {
 #if defined(CONFIG_THUMB2_KERNEL)
-	u16 *insn = (u16 *)(((unsigned long)kst_offset_target & ~1UL) + offset);
+	u16 *insn = (u16 *)(((unsigned long)func & ~1UL) + offset);
 
 	return offset + (is_wide_instruction(__mem_to_opcode_thumb16(*insn)) ? 4 : 2);
 #elif defined(CONFIG_X86)
@@ -298,16 +300,18 @@ static int kst_next_insn(int offset)
 }
 
 /*
- * The first instruction after the entry of kst_offset_target() that takes
- * a kprobe; ftrace call sites next to the entry may refuse one (-EINVAL).
+ * The first instruction after the entry of @func (named @symbol) that
+ * takes a kprobe; ftrace call sites next to the entry may refuse one
+ * (-EINVAL).
  */
-static int kst_inner_offset(void)
+static int kst_inner_offset(const char *symbol, const void *func)
 {
 	struct kprobe kp = { .pre_handler = kst_pre_handler };
 	int offset, ret;
 
-	for (offset = kst_next_insn(0); offset < 32; offset = kst_next_insn(offset)) {
-		kst_init_kprobe(&kp, "kst_offset_target", offset);
+	for (offset = kst_next_insn(func, 0); offset < 32;
+	     offset = kst_next_insn(func, offset)) {
+		kst_init_kprobe(&kp, symbol, offset);
 		ret = register_kprobe(&kp);
 		if (!ret) {
 			unregister_kprobe(&kp);
@@ -390,7 +394,7 @@ static int case_kprobe_by_addr(const char *arg)
 
 static int case_kprobe_symbol_offset(const char *arg)
 {
-	int offset = kst_inner_offset();
+	int offset = kst_inner_offset("kst_offset_target", kst_offset_target);
 
 	if (offset < 0)
 		return kst_fail("no probe-able instruction in kst_offset_target: %d",
@@ -399,21 +403,28 @@ static int case_kprobe_symbol_offset(const char *arg)
 				   kst_offset_target_ptr);
 }
 
-/* A core-kernel function that only this case calls from its own task. */
-static int case_kprobe_core_kernel(const char *arg)
+/*
+ * A kprobe on kstrtoull(), a core-kernel function, by @symbol + @offset
+ * or by @addr: only this case's own calls are counted.
+ */
+static int kst_check_core_kprobe(const char *symbol, void *addr, unsigned int offset)
 {
 	struct kprobe kp = { .pre_handler = kst_task_pre_handler };
 	unsigned long long value;
 	int i, hits, ret, failed = 0;
+	unsigned long ip;
 
 	kst_reset_counts();
-	kst_init_kprobe(&kp, "kstrtoull", 0);
+	kst_init_kprobe(&kp, symbol, offset);
+	kp.addr = addr;
 	ret = register_kprobe(&kp);
 	if (ret)
-		return kst_fail("register_kprobe(kstrtoull) returned %d", ret);
+		return kst_fail("register_kprobe(%s+%u) returned %d",
+				symbol ?: "kstrtoull", offset, ret);
 	for (i = 0; i < 5; i++)
 		failed |= kstrtoull("42", 10, &value);
 	hits = atomic_read(&pre_hits);
+	ip = ip_seen;
 	unregister_kprobe(&kp);
 	failed |= kstrtoull("42", 10, &value);
 
@@ -423,7 +434,29 @@ static int case_kprobe_core_kernel(const char *arg)
 		return kst_fail("5 calls of kstrtoull: pre_handler ran %d times", hits);
 	if (atomic_read(&pre_hits) != hits)
 		return kst_fail("pre_handler ran after unregister_kprobe()");
+	if (ip != kst_expected_ip(kp.addr))
+		return kst_fail("pre_handler saw ip %pS, expected %pS",
+				(void *)ip, (void *)kst_expected_ip(kp.addr));
 	return 0;
+}
+
+static int case_kprobe_core_kernel(const char *arg)
+{
+	return kst_check_core_kprobe("kstrtoull", NULL, 0);
+}
+
+static int case_kprobe_core_kernel_addr(const char *arg)
+{
+	return kst_check_core_kprobe(NULL, kstrtoull, 0);
+}
+
+static int case_kprobe_core_kernel_offset(const char *arg)
+{
+	int offset = kst_inner_offset("kstrtoull", kstrtoull);
+
+	if (offset < 0)
+		return kst_fail("no probe-able instruction in kstrtoull: %d", offset);
+	return kst_check_core_kprobe("kstrtoull", NULL, offset);
 }
 
 static int case_kretprobe_by_symbol(const char *arg)
@@ -606,7 +639,7 @@ static int case_err_bad_offset(const char *arg)
 
 static int case_err_kretprobe_offset(const char *arg)
 {
-	int offset = kst_inner_offset();
+	int offset = kst_inner_offset("kst_offset_target", kst_offset_target);
 	int ret;
 
 	if (offset < 0)
@@ -1248,6 +1281,8 @@ static const struct kst_case kst_cases[] = {
 	KST_CASE(kprobe_by_addr),
 	KST_CASE(kprobe_symbol_offset),
 	KST_CASE(kprobe_core_kernel),
+	KST_CASE(kprobe_core_kernel_addr),
+	KST_CASE(kprobe_core_kernel_offset),
 	KST_CASE(kretprobe_by_symbol),
 	KST_CASE(kretprobe_entry_data),
 	KST_CASE(kretprobe_maxactive_default),
