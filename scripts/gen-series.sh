@@ -86,6 +86,12 @@ git -C "$tree" format-patch -q --cover-letter --no-signature \
 	--base="$(git -C "$tree" rev-parse "$PRISTINE_TAG")" \
 	-o "$out" "$PRISTINE_TAG..HEAD"
 
+# Blank context lines as empty lines (what diff --suppress-blank-empty
+# writes, and git apply accepts): a lone space would read as trailing
+# whitespace wherever the patch is not parsed as a patch (checkpatch on a
+# file that git tracks, mail clients).
+sed -i 's/^ $//' "$out"/0*.patch
+
 # Fill the cover letter's placeholders from series/cover-letter.txt.
 cover=$out/0000-cover-letter.patch
 python3 - "$cover" "$TOP/series/cover-letter.txt" <<'PY'
