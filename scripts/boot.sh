@@ -3,28 +3,43 @@
 # Boots the kernel and initramfs under QEMU (TCG), streams the results as
 # the guest runs and judges the run with scripts/results.py.
 #
-# Usage: scripts/boot.sh ARCH BUILD_DIR INITRAMFS OUTDIR
+# Usage: scripts/boot.sh ARCH BUILD_DIR INITRAMFS OUTDIR [LABEL]
+#   LABEL names the run in the results (default: ARCH)
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-[ $# -eq 4 ] || die "usage: $0 ARCH BUILD_DIR INITRAMFS OUTDIR"
+[ $# -eq 4 ] || [ $# -eq 5 ] || die "usage: $0 ARCH BUILD_DIR INITRAMFS OUTDIR [LABEL]"
 load_arch "$1"
 obj=$2
 initramfs=$3
 outdir=$4
+label=${5:-$1}
 timeout=${BOOT_TIMEOUT_OVERRIDE:-$BOOT_TIMEOUT}
 mkdir -p "$outdir"
 
-# shellcheck disable=SC2206 # QEMU_ARGS is a list of words
-qemu_cmd=("$QEMU" $QEMU_ARGS -nographic -no-reboot
+# shellcheck disable=SC2206 # QEMU_ARGS and QEMU_EXTRA_ARGS are lists of words
+qemu_cmd=("$QEMU" $QEMU_ARGS ${QEMU_EXTRA_ARGS:-} -nographic -no-reboot
 	-kernel "$obj/$KERNEL_IMAGE" -initrd "$initramfs"
 	-append "console=$CONSOLE loglevel=6 oops=panic panic=-1 ${KERNEL_CMDLINE_EXTRA:-}")
 echo "${qemu_cmd[*]}" >"$outdir/qemu-cmdline"
 
-# The status line tells results.py how QEMU ended (124: timed out).
+# Whatever stops this script stops QEMU too.
+pidfile=$outdir/qemu.pid
+stop_qemu() {
+	[ ! -s "$pidfile" ] || kill "$(cat "$pidfile")" 2>/dev/null || true
+	rm -f "$pidfile"
+}
+trap stop_qemu EXIT
+trap 'stop_qemu; exit 143' TERM
+trap 'stop_qemu; exit 130' INT
+
+# The status line tells results.py how QEMU ended (124: timed out). In
+# the background, so that a signal runs the traps at once.
 {
 	status=0
-	timeout -k 10 "$timeout" "${qemu_cmd[@]}" </dev/null 2>&1 || status=$?
+	timeout -k 10 "$timeout" "${qemu_cmd[@]}" -pidfile "$pidfile" </dev/null 2>&1 ||
+		status=$?
 	echo "kprobes-ci-host: qemu-exit $status"
-} | "$TOP/scripts/results.py" stream "$ARCH_NAME" "$outdir"
+} | "$TOP/scripts/results.py" stream "$label" "$outdir" &
+wait $!

@@ -32,6 +32,17 @@ load_arch() {
 	ARCH_NAME=$1
 }
 
+# Dies unless directory $1 (made if missing) has $2 MiB free: a full disk
+# fails here, with its name, rather than halfway through a build.
+need_space() {
+	local dir=$1 need=$2 free
+
+	mkdir -p "$dir" 2>/dev/null || die "cannot create $dir"
+	free=$(df -Pm "$dir" | awk 'NR == 2 { print $4 }')
+	[ "$free" -ge "$need" ] ||
+		die "$dir: $free MiB free, $need MiB needed (full disk? KPROBES_CACHE and --out choose where)"
+}
+
 # Runs a command with its output in a log file; on failure shows the tail
 # and the path of the log.
 run_logged() {

@@ -103,6 +103,8 @@ class Run:
             self.in_tests = False
         elif word == "pass":
             self.suffix = "" if rest.strip() == "1" else f" [pass {rest.strip()}]"
+        elif word == "soak":
+            self.suffix = ""
         elif word in ("kernel", "tainted", "modules"):
             self.info[word] = rest.strip()
 
@@ -137,7 +139,10 @@ class Run:
             self.add_case(name, status, reason or "")
             if self.program:
                 self.program["cases"] += 1
-        elif depth == 0 and self.program:
+        elif depth == 0 and not self.program:
+            # a program run on its own, outside run_kselftest.sh
+            self.add_case(name, status, reason or "")
+        elif depth == 0:
             prog = self.program
             planned = self.plans.get(1, 0)
             if prog["cases"] < planned:

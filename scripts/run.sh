@@ -4,11 +4,18 @@
 # kprobes kselftests and print the results, for one or more architectures.
 #
 # Usage: scripts/run.sh [--arch ARCH[,ARCH...]|all] [--kernel-tree DIR] [--out DIR]
+#                       [--debug] [--soak] [--torture-seconds N]
 #   --arch         x86_64 (default), arm64, arm, or all     (env: ARCH)
 #   --kernel-tree  a git kernel tree of your own instead of Debian's
 #                  linux-source-6.12; the series is applied on top with
 #                  git am unless it is there already        (env: KERNEL_TREE)
 #   --out          where results go (default: out/)         (env: OUT)
+#   --debug        a debug kernel: configs/debug.config (KASAN, lockdep,
+#                  kmemleak, ...); results in OUT/ARCH-debug
+#   --soak         load and unload the test module and the sample 100
+#                  times, run the suite 5 times, then check kmemleak and
+#                  the slab
+#   --torture-seconds N  run the torture case for N s (default 3)
 #
 # Exits non-zero on any failing or missing case, a boot failure, a hung
 # guest, or a kernel problem report or taint on the console.
@@ -17,13 +24,15 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n 's/^# \{0,1\}//; 3,12p' "$0"
+	sed -n 's/^# \{0,1\}//; 3,19p' "$0"
 	exit "$1"
 }
 
 arches=${ARCH:-x86_64}
 kernel_tree=${KERNEL_TREE:-}
 out=${OUT:-$TOP/out}
+variant=
+cmdline=
 # The kernel's make reads ARCH from the environment too.
 unset ARCH
 while [ $# -gt 0 ]; do
@@ -31,6 +40,13 @@ while [ $# -gt 0 ]; do
 	--arch) arches=${2:?--arch needs a value}; shift 2 ;;
 	--kernel-tree) kernel_tree=${2:?--kernel-tree needs a value}; shift 2 ;;
 	--out) out=${2:?--out needs a value}; shift 2 ;;
+	--debug) variant=-debug; shift ;;
+	--soak) cmdline+=" KPROBES_SOAK=1"; shift ;;
+	--torture-seconds)
+		[[ ${2:-} =~ ^[1-9][0-9]{0,4}$ ]] ||
+			die "--torture-seconds needs a number of seconds from 1 to 86400"
+		cmdline+=" KPROBES_TORTURE_SECONDS=$2"
+		shift 2 ;;
 	-h|--help) usage 0 ;;
 	*) say "unknown argument: $1" >&2; usage 2 ;;
 	esac
@@ -42,6 +58,9 @@ for arch in $arches; do
 done
 [ -z "$kernel_tree" ] || [ -d "$kernel_tree" ] || die "--kernel-tree $kernel_tree: no such directory"
 
+# A cold run fills about 1.5 GiB with the kernel tree and 0.5 GiB per build.
+need_space "$CACHE_DIR" 2048
+need_space "$out" 64
 # shellcheck disable=SC2086 # a list of architectures
 NEED_LINUX_SOURCE=$([ -n "$kernel_tree" ] && echo 0 || echo 1) \
 	"$TOP/scripts/install-deps.sh" $arches
@@ -54,25 +73,28 @@ fi
 
 summaries=()
 status=0
+[ -z "$variant" ] || export EXTRA_CONFIGS="${EXTRA_CONFIGS:-} $TOP/configs/debug.config"
+export KERNEL_CMDLINE_EXTRA="${KERNEL_CMDLINE_EXTRA:-}$cmdline"
 for arch in $arches; do
-	outdir=$out/$arch
-	obj=$builds/$arch
+	label=$arch$variant
+	outdir=$out/$label
+	obj=$builds/$label
 	rm -rf "$outdir"
 	mkdir -p "$outdir"
 	summaries+=("$outdir/summary.json")
-	say "== $arch: build ($src -> $obj)"
+	say "== $label: build ($src -> $obj)"
 	start=$SECONDS
 	if ! "$TOP/scripts/build.sh" "$arch" "$src" "$obj" ||
 	   ! "$TOP/scripts/mkinitramfs.sh" "$arch" "$src" "$obj" "$obj/initramfs.cpio"; then
 		printf '{"arch": "%s", "ok": false, "cases": [], "problems": ["build failed"], "counts": {"pass": 0, "fail": 0, "skip": 0}}\n' \
-			"$arch" >"$outdir/summary.json"
+			"$label" >"$outdir/summary.json"
 		status=1
 		continue
 	fi
 	built=$((SECONDS - start))
-	say "== $arch: boot and test (console: $outdir/console.log)"
-	"$TOP/scripts/boot.sh" "$arch" "$obj" "$obj/initramfs.cpio" "$outdir" || status=1
-	say "   $arch: build ${built}s, boot and test $((SECONDS - start - built))s"
+	say "== $label: boot and test (console: $outdir/console.log)"
+	"$TOP/scripts/boot.sh" "$arch" "$obj" "$obj/initramfs.cpio" "$outdir" "$label" || status=1
+	say "   $label: build ${built}s, boot and test $((SECONDS - start - built))s"
 done
 
 "$TOP/scripts/results.py" summary "${summaries[@]}" | tee "$out/summary.txt" || status=1

@@ -49,6 +49,8 @@
 #include <linux/uaccess.h>
 
 #define MAX_FUNCS	8
+/* Each instance is allocated up front: as many as kprobe_events allows. */
+#define MAX_MAXACTIVE	4096
 #define NR_ARGS		3
 /* Errors 1..133 (EHWPOISON) have a bucket each, others share bucket 0. */
 #define NR_ERRNOS	134
@@ -60,7 +62,7 @@ MODULE_PARM_DESC(funcs, "Functions to probe, comma-separated (at most 8)");
 
 static int maxactive;
 module_param(maxactive, int, 0444);
-MODULE_PARM_DESC(maxactive, "Calls tracked at once per function; 0: the kernel's default");
+MODULE_PARM_DESC(maxactive, "Calls tracked at once per function (0-4096); 0: the kernel's default");
 
 static bool skip_kthreads;
 module_param(skip_kthreads, bool, 0444);
@@ -305,6 +307,17 @@ static const struct file_operations control_fops = {
 	.release = single_release,
 };
 
+/* The index of @name in probed[], or nr_probed. */
+static int find_probed(const char *name)
+{
+	int i;
+
+	for (i = 0; i < nr_probed; i++)
+		if (!strcmp(probed[i].name, name))
+			break;
+	return i;
+}
+
 /* Fills probed[] from the funcs parameter, which stays as it was given. */
 static int parse_funcs(void)
 {
@@ -327,6 +340,11 @@ static int parse_funcs(void)
 		if (strscpy(probed[nr_probed].name, name, KSYM_NAME_LEN) < 0) {
 			pr_err("funcs: a name longer than %d characters\n", KSYM_NAME_LEN - 1);
 			ret = -E2BIG;
+			break;
+		}
+		if (find_probed(name) != nr_probed) {
+			pr_err("funcs: %s is listed twice\n", name);
+			ret = -EINVAL;
 			break;
 		}
 		nr_probed++;
@@ -378,8 +396,8 @@ static int __init kretprobe_stats_init(void)
 	struct kretprobe *rps[MAX_FUNCS];
 	int i, ret;
 
-	if (maxactive < 0) {
-		pr_err("maxactive: %d is negative\n", maxactive);
+	if (maxactive < 0 || maxactive > MAX_MAXACTIVE) {
+		pr_err("maxactive: %d is not within 0..%d\n", maxactive, MAX_MAXACTIVE);
 		return -EINVAL;
 	}
 	ret = parse_funcs();

@@ -409,20 +409,165 @@ TEST_F(kprobes, probe_on_unloaded_module)
 TEST_F(kprobes, module_rejects_bad_input)
 {
 	static const char * const bad[] = {
-		"\n", "no_such_case", "kprobe_by_symbolx", "blacklisted_symbol",
-		"blacklisted_symbol  ",
+		"", "\n", "   ", "\t\n", "no_such_case", "kprobe_by_symbolx",
+		"KPROBE_BY_SYMBOL", "kprobe_by_symbol\x01", "\xff\xfe", "-1",
+		"99999999999999999999", "kprobe_by_symbol extra", "release now",
+		"blacklisted_symbol", "blacklisted_symbol  ",
+		"blacklisted_symbol kprobes_selftest_no_such_symbol",
+		"blacklisted_symbol -1",
 	};
-	char overlong[4096];
+	char before[512], after[512], hits_before[64], hits_after[64];
+	char overlong[4096], long_symbol[400], line[512];
 	int i, ret;
+
+	run_case(_metadata, "call_target");
+	ASSERT_LT(0, read_file(MODULE_DEBUGFS "/result", before, sizeof(before)));
+	ASSERT_LT(0, read_file(MODULE_DEBUGFS "/hits", hits_before, sizeof(hits_before)));
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		ret = write_file(MODULE_DEBUGFS "/run", bad[i]);
 		EXPECT_EQ(-EINVAL, ret) TH_LOG("\"%s\": %s", bad[i], strerror(-ret));
 	}
+	/* Fits the module's buffer, but names no symbol. */
+	snprintf(long_symbol, sizeof(long_symbol), "blacklisted_symbol %0*d",
+		 (int)sizeof(long_symbol) - 21, 0);
+	ret = write_file(MODULE_DEBUGFS "/run", long_symbol);
+	EXPECT_EQ(-EINVAL, ret) TH_LOG("%zu bytes: %s", strlen(long_symbol), strerror(-ret));
 	memset(overlong, 'a', sizeof(overlong) - 1);
 	overlong[sizeof(overlong) - 1] = '\0';
 	ret = write_file(MODULE_DEBUGFS "/run", overlong);
 	EXPECT_EQ(-EINVAL, ret) TH_LOG("%zu bytes: %s", strlen(overlong), strerror(-ret));
+
+	ASSERT_LT(0, read_file(MODULE_DEBUGFS "/result", after, sizeof(after)));
+	EXPECT_STREQ(before, after) TH_LOG("bad input changed the result");
+	ASSERT_LT(0, read_file(MODULE_DEBUGFS "/hits", hits_after, sizeof(hits_after)));
+	EXPECT_STREQ(hits_before, hits_after) TH_LOG("bad input changed the hits");
+	EXPECT_FALSE(find_in_kprobes_list(LISTED_IN(TEST_MODULE), line, sizeof(line)))
+		TH_LOG("bad input left a probe: %s", line);
+}
+
+/*
+ * kprobes_torture.ko: threads register, unregister, enable and disable
+ * probes at random while every CPU calls their targets; the module checks
+ * the invariants and counts violations. KPROBES_TORTURE_SECONDS and
+ * KPROBES_TORTURE_THREADS in the environment run it longer or wider.
+ */
+#define TORTURE_MODULE	"kprobes_torture"
+#define TORTURE_STATUS	DEBUGFS "/" TORTURE_MODULE "/status"
+/* The module's own limit on its duration parameter, plus slack. */
+#define TORTURE_TIMEOUT	(86400 + 600)
+
+FIXTURE(torture) {
+	bool loaded;
+};
+
+FIXTURE_SETUP(torture)
+{
+	self->loaded = false;
+}
+
+FIXTURE_TEARDOWN(torture)
+{
+	char line[512];
+	int ret;
+
+	if (self->loaded) {
+		ret = unload_module(TORTURE_MODULE);
+		EXPECT_EQ(0, ret) TH_LOG("unloading %s: %s", TORTURE_MODULE, strerror(-ret));
+	}
+	EXPECT_FALSE(find_in_kprobes_list(LISTED_IN(TORTURE_MODULE), line, sizeof(line)))
+		TH_LOG("probe left registered: %s", line);
+}
+
+/* The value of "@key <value>" in kprobes_torture/status, or -1. */
+static long torture_value(const char *status, const char *key)
+{
+	size_t len = strlen(key);
+	const char *p;
+
+	for (p = status; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, len) && p[len] == ' ')
+			return strtol(p + len + 1, NULL, 10);
+	return -1;
+}
+
+TEST_F_TIMEOUT(torture, invariants_hold, TORTURE_TIMEOUT)
+{
+	const char *seconds = getenv("KPROBES_TORTURE_SECONDS");
+	const char *threads = getenv("KPROBES_TORTURE_THREADS");
+	char path[PATH_MAX + 64], params[128], status[1024], summary[1024];
+	char line[512], *newline;
+	long duration, waited;
+	int ret;
+
+	snprintf(params, sizeof(params), "duration=%s threads=%s",
+		 seconds ? seconds : "3", threads ? threads : "4");
+	snprintf(path, sizeof(path), "%s/%s.ko", module_dir, TORTURE_MODULE);
+	ret = load_module(path, params);
+	ASSERT_EQ(0, ret) TH_LOG("loading %s %s: %s", TORTURE_MODULE, params, strerror(-ret));
+	self->loaded = true;
+
+	ASSERT_LT(0, read_file(TORTURE_STATUS, status, sizeof(status)));
+	duration = torture_value(status, "duration");
+	for (waited = 0; !strstr(status, "state done"); waited++) {
+		ASSERT_GT(duration + 120, waited)
+			TH_LOG("still running %ld s after its %ld s", waited - duration, duration);
+		sleep(1);
+		ASSERT_LT(0, read_file(TORTURE_STATUS, status, sizeof(status)));
+	}
+	/* The counters on one line of log, for the record. */
+	snprintf(summary, sizeof(summary), "%s", status);
+	while ((newline = strchr(summary, '\n')))
+		*newline = ' ';
+	TH_LOG("%s", summary);
+
+	EXPECT_EQ(0, torture_value(status, "violations"))
+		TH_LOG("invariants broken; the kernel log names them");
+	EXPECT_LT(0, torture_value(status, "registers"));
+	EXPECT_EQ(torture_value(status, "registers"), torture_value(status, "unregisters"));
+	EXPECT_LT(0, torture_value(status, "enables"));
+	EXPECT_LT(0, torture_value(status, "disables"));
+	EXPECT_LT(0, torture_value(status, "batches"));
+	EXPECT_LT(0, torture_value(status, "hits"));
+	EXPECT_FALSE(find_in_kprobes_list(LISTED_IN(TORTURE_MODULE), line, sizeof(line)))
+		TH_LOG("left registered after the run: %s", line);
+}
+
+/* Bad parameters are refused at load: the module does not stay loaded. */
+TEST_F(torture, rejects_bad_params)
+{
+	static const struct {
+		const char *params;
+		int error;
+	} bad[] = {
+		{ "threads=0", -EINVAL },
+		{ "threads=-1", -EINVAL },
+		{ "threads=17", -EINVAL },
+		{ "threads=", -EINVAL },
+		{ "threads=four", -EINVAL },
+		{ "threads=2.5", -EINVAL },
+		{ "threads=99999999999", -ERANGE },
+		{ "duration=0", -EINVAL },
+		{ "duration=-3", -EINVAL },
+		{ "duration=86401", -EINVAL },
+		{ "duration=1e3", -EINVAL },
+		{ "duration=0x", -EINVAL },
+		{ "duration=2147483648", -ERANGE },
+	};
+	char path[PATH_MAX + 64], line[512];
+	int i, ret;
+
+	snprintf(path, sizeof(path), "%s/%s.ko", module_dir, TORTURE_MODULE);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		ret = load_module(path, bad[i].params);
+		if (!ret)
+			unload_module(TORTURE_MODULE);
+		EXPECT_EQ(bad[i].error, ret) TH_LOG("%s: %s", bad[i].params, strerror(-ret));
+		EXPECT_NE(0, access("/sys/module/" TORTURE_MODULE, F_OK))
+			TH_LOG("%s: the module stayed loaded", bad[i].params);
+		EXPECT_FALSE(find_in_kprobes_list(LISTED_IN(TORTURE_MODULE), line, sizeof(line)))
+			TH_LOG("%s left a probe: %s", bad[i].params, line);
+	}
 }
 
 int main(int argc, char **argv)

@@ -135,6 +135,7 @@ TEST_F(sample, kretprobe_example)
 
 #define STATS_DIR	DEBUGFS "/kretprobe_stats"
 #define STATS_FUNC	"do_sys_openat2"
+#define LOG_FAILURES	"/sys/module/kretprobe_stats/parameters/log_failures"
 
 /* What kretprobe_stats shows for STATS_FUNC. */
 struct func_stats {
@@ -233,26 +234,79 @@ TEST_F(sample, kretprobe_stats)
 	read_stats(_metadata, &resumed);
 	EXPECT_EQ(frozen.enoent + m, resumed.enoent) TH_LOG("not counting after enable");
 
-	/* Bad commands change nothing. */
-	EXPECT_EQ(-EINVAL, write_file(STATS_DIR "/control", "bogus"));
-	EXPECT_EQ(-EINVAL, write_file(STATS_DIR "/control", ""));
-	read_stats(_metadata, &after);
-	EXPECT_EQ(resumed.enoent, after.enoent);
-
 	/* log_failures names the failing call, its arguments and error. */
-	ASSERT_EQ(0, write_file("/sys/module/kretprobe_stats/parameters/log_failures", "1"));
+	ASSERT_EQ(0, write_file(LOG_FAILURES, "1"));
 	kmsg_find(self->kmsg, "");
 	open_times("/kprobes-selftest-no-such-file", 1);
 	EXPECT_TRUE(kmsg_find(self->kmsg, STATS_FUNC "(0x"))
 		TH_LOG("log_failures=1 logged no failing call");
-	ASSERT_EQ(0, write_file("/sys/module/kretprobe_stats/parameters/log_failures", "0"));
+	ASSERT_EQ(0, write_file(LOG_FAILURES, "0"));
 
 	self->loaded = NULL;
 	unload_sample(_metadata, "kretprobe_stats", STATS_FUNC "+0x0");
 }
 
+/* Bad control commands and parameter writes are refused and change nothing. */
+TEST_F(sample, kretprobe_stats_bad_input)
+{
+	static const char * const bad_commands[] = {
+		"", "\n", "   ", "bogus", "ENABLE", "enable now", "reset\x01",
+		"-1", "99999999999999999999", "\xff\xfe",
+		"resetresetresetresetreset",
+	};
+	static const char * const bad_bools[] = { "\n", "maybe", "2", "-1", "xyz" };
+	struct func_stats before, after;
+	char state[32];
+	int i, ret;
+
+	if (!load_sample(_metadata, "kretprobe_stats", "funcs=" STATS_FUNC))
+		return;
+	self->loaded = "kretprobe_stats";
+	open_times("/kprobes-selftest-no-such-file", 3);
+	/* Disabled, the counts hold still while the commands are written. */
+	ASSERT_EQ(0, write_file(STATS_DIR "/control", "disable"));
+	read_stats(_metadata, &before);
+	ASSERT_LT(0, before.calls);
+
+	for (i = 0; i < ARRAY_SIZE(bad_commands); i++) {
+		ret = write_file(STATS_DIR "/control", bad_commands[i]);
+		EXPECT_EQ(-EINVAL, ret) TH_LOG("\"%s\": %s", bad_commands[i], strerror(-ret));
+	}
+	ASSERT_LT(0, read_file(STATS_DIR "/control", state, sizeof(state)));
+	EXPECT_STREQ("disabled\n", state);
+	read_stats(_metadata, &after);
+	EXPECT_EQ(before.calls, after.calls) TH_LOG("a bad command reset or counted");
+	EXPECT_EQ(before.enoent, after.enoent);
+	EXPECT_EQ(0, write_file(STATS_DIR "/control", "enable"));
+
+	for (i = 0; i < ARRAY_SIZE(bad_bools); i++) {
+		ret = write_file(LOG_FAILURES, bad_bools[i]);
+		EXPECT_EQ(-EINVAL, ret) TH_LOG("log_failures \"%s\": %s", bad_bools[i],
+					       strerror(-ret));
+	}
+	ASSERT_LT(0, read_file(LOG_FAILURES, state, sizeof(state)));
+	EXPECT_STREQ("N\n", state);
+}
+
 /* A core-kernel function in the blacklist, present on every architecture. */
 #define BLACKLISTED_FUNC	"notify_die"
+
+/* Loading with @params fails with @error and leaves nothing behind. */
+static void load_bad_params(struct __test_metadata *_metadata, const char *path,
+			    const char *params, int error)
+{
+	char line[512];
+	int ret;
+
+	ret = load_module(path, params);
+	if (!ret)
+		unload_module("kretprobe_stats");
+	EXPECT_EQ(error, ret) TH_LOG("%.40s: %s", params, strerror(-ret));
+	EXPECT_NE(0, access("/sys/module/kretprobe_stats", F_OK))
+		TH_LOG("%.40s: the module stayed loaded", params);
+	EXPECT_FALSE(find_in_kprobes_list("  r  ", line, sizeof(line)))
+		TH_LOG("%.40s left a kretprobe: %s", params, line);
+}
 
 /* Bad parameters are refused at load and leave no probe behind. */
 TEST_F(sample, kretprobe_stats_bad_params)
@@ -267,26 +321,35 @@ TEST_F(sample, kretprobe_stats_bad_params)
 		{ "funcs=" STATS_FUNC ",kprobes_selftest_no_such_function", -ENOENT },
 		{ "funcs=" BLACKLISTED_FUNC, -EINVAL },
 		{ "funcs=a,b,c,d,e,f,g,h,i", -E2BIG },
+		{ "funcs=" STATS_FUNC "," STATS_FUNC, -EINVAL },
+		{ "funcs=" STATS_FUNC "+0x10", -ENOENT },
+		{ "funcs=" STATS_FUNC "\x01", -ENOENT },
 		{ "maxactive=-1", -EINVAL },
+		{ "maxactive=", -EINVAL },
 		{ "maxactive=many", -EINVAL },
+		{ "maxactive=1.5", -EINVAL },
+		{ "maxactive=4097", -EINVAL },
+		{ "maxactive=2147483648", -ERANGE },
 		{ "maxactive=99999999999999999999", -ERANGE },
 		{ "skip_kthreads=maybe", -EINVAL },
+		{ "skip_kthreads=", -EINVAL },
+		{ "skip_kthreads=2", -EINVAL },
+		{ "log_failures=-1", -EINVAL },
 	};
-	char path[256], line[512];
-	int i, ret;
+	/* A name longer than KSYM_NAME_LEN; a list longer than the parameter. */
+	char long_name[6 + 600 + 1], long_list[6 + 5000 + 1];
+	char path[256];
+	int i;
 
 	sample_path("kretprobe_stats", path, sizeof(path));
 	if (access(path, R_OK))
 		SKIP(return, "%s: %s", path, strerror(errno));
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		ret = load_module(path, bad[i].params);
-		if (!ret)
-			unload_module("kretprobe_stats");
-		EXPECT_EQ(bad[i].error, ret)
-			TH_LOG("%s: %s", bad[i].params, strerror(-ret));
-		EXPECT_FALSE(find_in_kprobes_list("  r  ", line, sizeof(line)))
-			TH_LOG("%s left a kretprobe: %s", bad[i].params, line);
-	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		load_bad_params(_metadata, path, bad[i].params, bad[i].error);
+	snprintf(long_name, sizeof(long_name), "funcs=%0600d", 0);
+	load_bad_params(_metadata, path, long_name, -E2BIG);
+	snprintf(long_list, sizeof(long_list), "funcs=%05000d", 0);
+	load_bad_params(_metadata, path, long_list, -ENOSPC);
 }
 
 int main(int argc, char **argv)

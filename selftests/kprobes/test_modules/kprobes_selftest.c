@@ -10,9 +10,11 @@
  *   cat /sys/kernel/debug/kprobes_selftest/result
  *
  * The result is "<case> pass", "<case> fail: <diagnostic>" or
- * "<case> skip: <reason>". Some cases take an argument after the name
- * ("blacklisted_symbol <symbol>"). Writing anything that is not a case
- * fails with -EINVAL; "cases" lists the names.
+ * "<case> skip: <reason>". One case takes an argument after the name
+ * ("blacklisted_symbol <symbol>"). Writing anything that is not a case,
+ * an argument to a case that takes none, or a missing or unknown symbol
+ * fails with -EINVAL and leaves the result as it was; "cases" lists the
+ * names.
  *
  * The hold_* cases leave a probe registered so that user space can look at
  * /sys/kernel/debug/kprobes while it exists; "release" unregisters them
@@ -36,9 +38,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#ifdef CONFIG_THUMB2_KERNEL
-#include <asm/opcodes.h>
-#endif
+
+#include "kst_insn.h"
 
 #define KST_INPUT_MAX	(KSYM_NAME_LEN + 64)
 #define KST_DIAG_MAX	256
@@ -280,24 +281,6 @@ static struct kprobe kst_kprobe2 = {
 static struct kretprobe kst_kretprobe = {
 	.handler = kst_ret_handler,
 };
-
-/*
- * The offset of the instruction after the one at @offset in @func. On x86
- * the next byte: register_kprobe() refuses offsets inside an instruction
- * with -EILSEQ.
- */
-static int kst_next_insn(const void *func, int offset)
-{
-#if defined(CONFIG_THUMB2_KERNEL)
-	u16 *insn = (u16 *)(((unsigned long)func & ~1UL) + offset);
-
-	return offset + (is_wide_instruction(__mem_to_opcode_thumb16(*insn)) ? 4 : 2);
-#elif defined(CONFIG_X86)
-	return offset + 1;
-#else
-	return offset + 4;
-#endif
-}
 
 /*
  * The first instruction after the entry of @func (named @symbol) that
@@ -1063,6 +1046,9 @@ static int case_blacklisted_symbol(const char *symbol)
 	r_ret = register_kretprobe(&rp);
 	if (!r_ret)
 		unregister_kretprobe(&rp);
+	/* No such symbol: a bad argument, not an outcome. */
+	if (k_ret == -ENOENT && r_ret == -ENOENT)
+		return -EINVAL;
 	if (k_ret != -EINVAL || r_ret != -EINVAL)
 		return kst_fail("%s: kprobe %d, kretprobe %d, expected %d",
 				symbol, k_ret, r_ret, -EINVAL);
@@ -1272,9 +1258,11 @@ DEFINE_SHOW_ATTRIBUTE(kst_hits);
 struct kst_case {
 	const char *name;
 	int (*run)(const char *arg);
+	bool takes_arg;
 };
 
-#define KST_CASE(name) { #name, case_##name }
+#define KST_CASE(name) { #name, case_##name, false }
+#define KST_CASE_ARG(name) { #name, case_##name, true }
 
 static const struct kst_case kst_cases[] = {
 	KST_CASE(kprobe_by_symbol),
@@ -1303,7 +1291,7 @@ static const struct kst_case kst_cases[] = {
 	KST_CASE(disable_one_of_two),
 	KST_CASE(enable_unregistered),
 	KST_CASE(blacklisted_module_function),
-	KST_CASE(blacklisted_symbol),
+	KST_CASE_ARG(blacklisted_symbol),
 	KST_CASE(maxactive_exhausted),
 	KST_CASE(maxactive_enough),
 	KST_CASE(maxactive_recursive),
@@ -1338,7 +1326,7 @@ static ssize_t kst_run_write(struct file *file, const char __user *ubuf,
 	for (i = 0; i < ARRAY_SIZE(kst_cases); i++)
 		if (!strcmp(name, kst_cases[i].name))
 			c = &kst_cases[i];
-	if (!c)
+	if (!c || !arg != !c->takes_arg)
 		return -EINVAL;
 
 	if (mutex_lock_interruptible(&kst_lock))

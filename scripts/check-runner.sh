@@ -1,0 +1,101 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Checks that the runner fails loudly and cleans up: bad arguments, an
+# unknown ARCH, a missing package when not root, a full disk, a guest that
+# hangs and a kernel that panics each give a clear error and a non-zero
+# exit, and no QEMU is left running, even when the runner is killed.
+# Uses the x86_64 build of scripts/run.sh (built here if missing).
+#
+# Usage: scripts/check-runner.sh
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+tmp=$(mktemp -d /tmp/kprobes-check-runner.XXXXXX)
+failed=0
+cleanup() {
+	! mountpoint -q "$tmp/full" || umount "$tmp/full"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# expect_failure NAME TEXT COMMAND...: COMMAND must fail and print TEXT.
+expect_failure() {
+	local name=$1 text=$2 log=$tmp/$1.log start=$SECONDS status=0
+
+	shift 2
+	"$@" >"$log" 2>&1 </dev/null || status=$?
+	if [ "$status" != 0 ] && grep -qF -- "$text" "$log"; then
+		say "ok    $name: exit $status in $((SECONDS - start))s: $(grep -F -m1 -- "$text" "$log" | sed 's/^ *//')"
+	else
+		say "FAIL  $name: exit $status, expected a failure saying \"$text\"; output:"
+		tail -n 15 "$log" | sed 's/^/      /'
+		failed=1
+	fi
+}
+
+# No QEMU of ours may outlive the check: each was started with a pid file
+# below $tmp.
+expect_no_qemu() {
+	local left
+
+	sleep 1
+	left=$(pgrep -af -- "-pidfile $tmp/" || true)
+	if [ -z "$left" ]; then
+		say "ok    $1: no QEMU left running"
+	else
+		say "FAIL  $1: QEMU left running: $left"
+		pkill -f -- "-pidfile $tmp/" || true
+		failed=1
+	fi
+}
+
+say "   arguments and environment"
+expect_failure unknown-arch "unknown ARCH 'sparc'" env ARCH=sparc "$TOP/scripts/run.sh"
+expect_failure unknown-arch-option "unknown ARCH 'x86'" "$TOP/scripts/run.sh" --arch x86
+expect_failure unknown-argument "unknown argument: --bogus" "$TOP/scripts/run.sh" --bogus
+expect_failure bad-torture-seconds "--torture-seconds needs a number" \
+	"$TOP/scripts/run.sh" --torture-seconds 1e3
+expect_failure missing-kernel-tree "no such directory" \
+	"$TOP/scripts/run.sh" --kernel-tree "$tmp/no-such-tree"
+expect_failure missing-package-not-root "As root, run:" \
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+	env EXTRA_PACKAGES=kprobes-no-such-package "$TOP/scripts/install-deps.sh" x86_64
+if [ "$(id -u)" = 0 ] && mkdir -p "$tmp/full" && mount -t tmpfs -o size=32m tmpfs "$tmp/full"; then
+	expect_failure full-disk "MiB free, 2048 MiB needed" \
+		env KPROBES_CACHE="$tmp/full" "$TOP/scripts/run.sh"
+	umount "$tmp/full"
+else
+	say "skip  full-disk: needs root to mount a small tmpfs"
+fi
+
+say "   guests that go wrong (x86_64)"
+src=$("$TOP/scripts/apply-series.sh" "")
+obj=$CACHE_DIR/build/x86_64
+run_logged "$tmp/build.log" "$TOP/scripts/build.sh" x86_64 "$src" "$obj"
+run_logged "$tmp/build.log" "$TOP/scripts/mkinitramfs.sh" x86_64 "$src" "$obj" "$obj/initramfs.cpio"
+boot() {
+	"$TOP/scripts/boot.sh" x86_64 "$obj" "$obj/initramfs.cpio" "$tmp/$1"
+}
+# PID 1 sleeps instead of running the tests: the guest hangs.
+export BOOT_TIMEOUT_OVERRIDE=20 KERNEL_CMDLINE_EXTRA="rdinit=/bin/busybox -- sleep 100000"
+expect_failure hung-guest "the guest hung: QEMU was stopped at the timeout" boot hang
+expect_no_qemu hung-guest
+# PID 1 exits at once: the kernel panics.
+export KERNEL_CMDLINE_EXTRA="rdinit=/bin/busybox -- false"
+expect_failure panic "Kernel panic - not syncing" boot panic
+expect_no_qemu panic
+# The runner is killed while the guest runs.
+export BOOT_TIMEOUT_OVERRIDE=600 KERNEL_CMDLINE_EXTRA="rdinit=/bin/busybox -- sleep 100000"
+"$TOP/scripts/boot.sh" x86_64 "$obj" "$obj/initramfs.cpio" "$tmp/killed" >"$tmp/killed.log" 2>&1 &
+runner=$!
+for _ in $(seq 100); do
+	[ ! -s "$tmp/killed/qemu.pid" ] || break
+	sleep 0.2
+done
+kill -TERM "$runner"
+wait "$runner" || true
+expect_no_qemu killed-runner
+
+[ "$failed" = 0 ] || die "the runner mishandled a failure (see above)"
+say "   the runner fails loudly and leaves nothing running"
