@@ -27,6 +27,7 @@
 
 #include <linux/debugfs.h>
 #include <linux/kprobes.h>
+#include <linux/math64.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -381,6 +382,7 @@ static int kpb_measure(long calls)
 {
 	int rounds = calls / KPB_CALLS_PER_ROUND, i, j;
 	u64 *round_ns, start, median, min;
+	u32 median_ps, min_ps;
 	long hits, sum = 0;
 
 	round_ns = kvmalloc_array(rounds, sizeof(*round_ns), GFP_KERNEL);
@@ -410,11 +412,12 @@ static int kpb_measure(long calls)
 		return 0;
 	}
 	/* Per call, in ns with three decimals: the round took that many ps. */
+	median = div_u64_rem(median, KPB_CALLS_PER_ROUND, &median_ps);
+	min = div_u64_rem(min, KPB_CALLS_PER_ROUND, &min_ps);
 	snprintf(kpb_result, sizeof(kpb_result),
-		 "measure %s calls %ld median_ns %llu.%03llu min_ns %llu.%03llu\n",
-		 kpb_config ? kpb_config->name : "none", calls,
-		 median / KPB_CALLS_PER_ROUND, median % KPB_CALLS_PER_ROUND,
-		 min / KPB_CALLS_PER_ROUND, min % KPB_CALLS_PER_ROUND);
+		 "measure %s calls %ld median_ns %llu.%03u min_ns %llu.%03u\n",
+		 kpb_config ? kpb_config->name : "none", calls, median, median_ps,
+		 min, min_ps);
 	return 0;
 }
 
