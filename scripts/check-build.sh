@@ -20,7 +20,8 @@ for arch in "$@"; do
 		work=$CACHE_DIR/check-build/$arch/$dir
 		rm -rf "$work"
 		mkdir -p "$work"
-		cp "$src/$dir"/*.c "$src/$dir"/Makefile "$work/"
+		find "$src/$dir" -maxdepth 1 \( -name '*.[ch]' -o -name Makefile \) \
+			-exec cp -t "$work" {} +
 		log=$work/build.log
 		if ! make -C "$obj" ARCH="$KERNEL_ARCH" CROSS_COMPILE="$CROSS_COMPILE" \
 			M="$work" W=1 C=1 modules >"$log" 2>&1 || grep -q "warning:" "$log"; then
