@@ -294,29 +294,6 @@ static struct kretprobe kpb_kretprobe;
 /* Hits per call that the probes of kpb_config make. */
 static int kpb_hits_per_call;
 
-/* The first instruction after the entry of kpb_target() that takes a kprobe. */
-static int kpb_inner_offset(void)
-{
-	struct kprobe kp;
-	int offset, ret;
-
-	for (offset = kst_next_insn(kpb_target, 0); offset < 32;
-	     offset = kst_next_insn(kpb_target, offset)) {
-		memset(&kp, 0, sizeof(kp));
-		kp.symbol_name = "kpb_target";
-		kp.offset = offset;
-		kp.flags = KPROBE_FLAG_DISABLED;
-		ret = register_kprobe(&kp);
-		if (!ret) {
-			unregister_kprobe(&kp);
-			return offset;
-		}
-		if (ret != -EILSEQ && ret != -EINVAL)
-			return ret;
-	}
-	return -ENOENT;
-}
-
 static void kpb_teardown(void)
 {
 	if (!kpb_config)
@@ -340,7 +317,7 @@ static int kpb_setup(const struct kpb_config *config)
 		kpb_kprobe.symbol_name = "kpb_target";
 		kpb_kprobe.pre_handler = kpb_pre_handler;
 		if (config->inner) {
-			ret = kpb_inner_offset();
+			ret = kst_inner_offset("kpb_target", kpb_target);
 			if (ret < 0)
 				return ret;
 			kpb_kprobe.offset = ret;

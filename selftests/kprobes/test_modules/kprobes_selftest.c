@@ -282,30 +282,6 @@ static struct kretprobe kst_kretprobe = {
 	.handler = kst_ret_handler,
 };
 
-/*
- * The first instruction after the entry of @func (named @symbol) that
- * takes a kprobe; ftrace call sites next to the entry may refuse one
- * (-EINVAL).
- */
-static int kst_inner_offset(const char *symbol, const void *func)
-{
-	struct kprobe kp = { .pre_handler = kst_pre_handler };
-	int offset, ret;
-
-	for (offset = kst_next_insn(func, 0); offset < 32;
-	     offset = kst_next_insn(func, offset)) {
-		kst_init_kprobe(&kp, symbol, offset);
-		ret = register_kprobe(&kp);
-		if (!ret) {
-			unregister_kprobe(&kp);
-			return offset;
-		}
-		if (ret != -EILSEQ && ret != -EINVAL)
-			return ret;
-	}
-	return -ENOENT;
-}
-
 /* What instruction_pointer() shows a pre_handler for a probe at @addr. */
 static unsigned long kst_expected_ip(const void *addr)
 {

@@ -535,29 +535,6 @@ static int kt_status_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(kt_status);
 
-/* The first instruction after the entry of @t's function that takes a kprobe. */
-static int kt_find_inner_offset(struct kt_target *t)
-{
-	struct kprobe kp;
-	int offset, ret;
-
-	for (offset = kst_next_insn(t->func, 0); offset < 32;
-	     offset = kst_next_insn(t->func, offset)) {
-		memset(&kp, 0, sizeof(kp));
-		kp.symbol_name = t->symbol;
-		kp.offset = offset;
-		kp.flags = KPROBE_FLAG_DISABLED;
-		ret = register_kprobe(&kp);
-		if (!ret) {
-			unregister_kprobe(&kp);
-			return offset;
-		}
-		if (ret != -EILSEQ && ret != -EINVAL)
-			return ret;
-	}
-	return -ENOENT;
-}
-
 static void kt_stop_threads(void)
 {
 	int i;
@@ -598,7 +575,7 @@ static int __init kt_init(void)
 		t->symbol = symbols[i];
 		mutex_init(&t->lock);
 		t->open = true;
-		ret = kt_find_inner_offset(t);
+		ret = kst_inner_offset(t->symbol, t->func);
 		if (ret < 0) {
 			pr_err("no kprobe inside %s: %d\n", t->symbol, ret);
 			return ret;

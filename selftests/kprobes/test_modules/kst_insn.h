@@ -2,6 +2,8 @@
 #ifndef _KST_INSN_H
 #define _KST_INSN_H
 
+#include <linux/kprobes.h>
+#include <linux/string.h>
 #include <linux/types.h>
 #ifdef CONFIG_THUMB2_KERNEL
 #include <asm/opcodes.h>
@@ -23,6 +25,33 @@ static inline int kst_next_insn(const void *func, int offset)
 #else
 	return offset + 4;
 #endif
+}
+
+/*
+ * The first instruction after the entry of @func (named @symbol) that
+ * takes a kprobe; ftrace call sites next to the entry may refuse one
+ * (-EINVAL). The probe is registered disabled, and at once unregistered.
+ */
+static inline int kst_inner_offset(const char *symbol, const void *func)
+{
+	struct kprobe kp;
+	int offset, ret;
+
+	for (offset = kst_next_insn(func, 0); offset < 32;
+	     offset = kst_next_insn(func, offset)) {
+		memset(&kp, 0, sizeof(kp));
+		kp.symbol_name = symbol;
+		kp.offset = offset;
+		kp.flags = KPROBE_FLAG_DISABLED;
+		ret = register_kprobe(&kp);
+		if (!ret) {
+			unregister_kprobe(&kp);
+			return offset;
+		}
+		if (ret != -EILSEQ && ret != -EINVAL)
+			return ret;
+	}
+	return -ENOENT;
 }
 
 #endif /* _KST_INSN_H */
