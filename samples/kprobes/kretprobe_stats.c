@@ -22,7 +22,7 @@
  *   what jprobes were once used for;
  * - an entry_handler that returns non-zero to skip a call (kernel threads,
  *   with skip_kthreads=1);
- * - per-CPU counters updated without locks in the handlers and summed
+ * - per-CPU counters updated without locks or atomics in the handlers, summed
  *   when read;
  * - disable_kretprobe()/enable_kretprobe() at run time;
  * - nmissed, and the maxactive that bounds it.
@@ -38,11 +38,11 @@
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
-#include <linux/ktime.h>
 #include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -117,7 +117,8 @@ static int entry_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 		data->args[i] = 0;
 #endif
 	}
-	data->start_ns = ktime_get_ns();
+	/* Unlike ktime_get_ns(), safe when the probed call comes from an NMI. */
+	data->start_ns = local_clock();
 	return 0;
 }
 
@@ -128,23 +129,27 @@ static int return_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct probed_func *func = container_of(get_kretprobe(ri), struct probed_func, rp);
 	struct call_data *data = (struct call_data *)ri->data;
 	unsigned long retval = regs_return_value(regs);
-	u64 delta = ktime_get_ns() - data->start_ns;
-	struct func_stats __percpu *stats = func->stats;
+	/* A call that slept may return on a CPU whose clock lags a little. */
+	u64 now = local_clock();
+	u64 delta = now > data->start_ns ? now - data->start_ns : 0;
+	/*
+	 * Handlers run with preemption disabled, and a probe hit inside a
+	 * handler counts as missed instead of running it: nothing else
+	 * updates this CPU's counters while we do, no atomics are needed.
+	 */
+	struct func_stats *stats = this_cpu_ptr(func->stats);
 
-	/* this_cpu_*() are safe against a handler of an interrupt on this CPU */
-	this_cpu_inc(stats->calls);
-	this_cpu_add(stats->total_ns, delta);
-	this_cpu_inc(stats->buckets[min(fls64(delta), NR_BUCKETS - 1)]);
-	if (delta < this_cpu_read(stats->min_ns))
-		this_cpu_write(stats->min_ns, delta);
-	if (delta > this_cpu_read(stats->max_ns))
-		this_cpu_write(stats->max_ns, delta);
+	stats->calls++;
+	stats->total_ns += delta;
+	stats->buckets[min(fls64(delta), NR_BUCKETS - 1)]++;
+	stats->min_ns = min(stats->min_ns, delta);
+	stats->max_ns = max(stats->max_ns, delta);
 
 	if (IS_ERR_VALUE(retval)) {
 		long err = -(long)retval;
 
-		this_cpu_inc(stats->failures);
-		this_cpu_inc(stats->errnos[err < NR_ERRNOS ? err : 0]);
+		stats->failures++;
+		stats->errnos[err < NR_ERRNOS ? err : 0]++;
 		if (log_failures)
 			pr_info_ratelimited("%s(0x%lx, 0x%lx, 0x%lx) = %pe in %llu ns\n",
 					    func->name, data->args[0], data->args[1],

@@ -47,6 +47,7 @@ static const struct {
 	{ "kprobe_optimized", "optimized kprobe inside the function" },
 	{ "kretprobe", "kretprobe" },
 	{ "kretprobe_entry", "kretprobe + entry_handler + data" },
+	{ "kretprobe_timed", "... + local_clock() at entry and return" },
 	{ "kprobe_kretprobe", "kprobe + kretprobe, one function" },
 	{ "sample", "kretprobe_stats sample" },
 };

@@ -8,7 +8,7 @@
  *
  *   setup <config>     register the probes of <config> on kpb_target():
  *                      none, kprobe_entry, kprobe_inner, kretprobe,
- *                      kretprobe_entry, kprobe_kretprobe
+ *                      kretprobe_entry, kretprobe_timed, kprobe_kretprobe
  *   measure <calls>    call kpb_target() <calls> times (a multiple of
  *                      1000) and time it
  *   teardown           unregister what setup registered
@@ -31,6 +31,7 @@
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
@@ -274,9 +275,32 @@ static int kpb_entry_handler(struct kretprobe_instance *ri, struct pt_regs *regs
 	return 0;
 }
 
+/*
+ * What any handler that times calls does, and no more: the sample's cost
+ * over this is the cost of its statistics.
+ */
+static int kpb_timed_entry_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kpb_instance_data *data = (void *)ri->data;
+
+	data->entry_ns = local_clock();
+	return 0;
+}
+
+static u64 kpb_last_ns;
+
+static int kpb_timed_ret_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kpb_instance_data *data = (void *)ri->data;
+
+	WRITE_ONCE(kpb_last_ns, local_clock() - data->entry_ns);
+	atomic_long_inc(&kpb_hits);
+	return 0;
+}
+
 struct kpb_config {
 	const char *name;
-	bool kprobe, inner, kretprobe, entry_handler;
+	bool kprobe, inner, kretprobe, entry_handler, timed;
 };
 
 static const struct kpb_config kpb_configs[] = {
@@ -285,6 +309,7 @@ static const struct kpb_config kpb_configs[] = {
 	{ "kprobe_inner", .kprobe = true, .inner = true },
 	{ "kretprobe", .kretprobe = true },
 	{ "kretprobe_entry", .kretprobe = true, .entry_handler = true },
+	{ "kretprobe_timed", .kretprobe = true, .entry_handler = true, .timed = true },
 	{ "kprobe_kretprobe", .kprobe = true, .kretprobe = true },
 };
 
@@ -332,6 +357,10 @@ static int kpb_setup(const struct kpb_config *config)
 		if (config->entry_handler) {
 			kpb_kretprobe.entry_handler = kpb_entry_handler;
 			kpb_kretprobe.data_size = sizeof(struct kpb_instance_data);
+		}
+		if (config->timed) {
+			kpb_kretprobe.entry_handler = kpb_timed_entry_handler;
+			kpb_kretprobe.handler = kpb_timed_ret_handler;
 		}
 		ret = register_kretprobe(&kpb_kretprobe);
 		if (ret) {
