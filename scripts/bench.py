@@ -91,15 +91,17 @@ def plot(outdir, arch, batch):
     script = f"""
 set terminal png size 900,600
 set output '{png}'
-set title '{arch}: (un)registering N probes, batch API against N single calls'
+set title '{arch}: (un)registering N probes, batch API against N single calls' noenhanced
 set logscale xy
 set xlabel 'N probes'
 set ylabel 'ms'
-set key top left
-plot for [i=0:1] '{data}' index i using 1:2 with linespoints title (i ? 'kretprobes' : 'kprobes').' register batch', \\
-     for [i=0:1] '{data}' index i using 1:4 with linespoints title (i ? 'kretprobes' : 'kprobes').' register single', \\
-     for [i=0:1] '{data}' index i using 1:3 with linespoints title (i ? 'kretprobes' : 'kprobes').' unregister batch', \\
-     for [i=0:1] '{data}' index i using 1:5 with linespoints title (i ? 'kretprobes' : 'kprobes').' unregister single'
+set key top left box opaque
+set grid
+# One colour per operation; kprobes solid, kretprobes dashed.
+plot for [i=0:1] '{data}' index i using 1:2 with linespoints lc 1 dt i+1 title (i ? 'kretprobes' : 'kprobes').' register batch', \\
+     for [i=0:1] '{data}' index i using 1:4 with linespoints lc 2 dt i+1 title (i ? 'kretprobes' : 'kprobes').' register single', \\
+     for [i=0:1] '{data}' index i using 1:3 with linespoints lc 3 dt i+1 title (i ? 'kretprobes' : 'kprobes').' unregister batch', \\
+     for [i=0:1] '{data}' index i using 1:5 with linespoints lc 7 dt i+1 title (i ? 'kretprobes' : 'kprobes').' unregister single'
 """
     try:
         subprocess.run(["gnuplot"], input=script, text=True, check=True)
