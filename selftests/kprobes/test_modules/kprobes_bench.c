@@ -44,6 +44,9 @@
 #define KPB_GROUPS		64
 #define KPB_GROUP_SIZE		64
 #define KPB_MAX_BATCH		(KPB_GROUPS * KPB_GROUP_SIZE)
+/* register batch, unregister batch, register single, unregister single */
+#define KPB_BATCH_TIMES		4
+#define KPB_BATCH_REPEAT	3
 
 /* As struct call_data of samples/kprobes/kretprobe_stats.c: same size. */
 struct kpb_instance_data {
@@ -427,47 +430,35 @@ static int kpb_measure(long calls)
 	return 0;
 }
 
-static void kpb_fill(struct kprobe *kp, int i)
+/* Makes probe @i, on the i-th generated function, ready to be registered. */
+static void kpb_fill(bool kretprobes, struct kprobe **kps, struct kretprobe **rps, int i)
 {
+	struct kprobe *kp = kretprobes ? &rps[i]->kp : kps[i];
+
 	memset(kp, 0, sizeof(*kp));
 	kp->addr = (kprobe_opcode_t *)kpb_groups[i / KPB_GROUP_SIZE][i % KPB_GROUP_SIZE];
+	if (kretprobes)
+		rps[i]->handler = kpb_ret_handler;
+	else
+		kp->pre_handler = kpb_pre_handler;
 }
 
-/* Registers and unregisters @n probes with the batch APIs, then one by one. */
-static int kpb_batch(bool kretprobes, int n)
+/*
+ * Registers and unregisters @n probes with the batch APIs, then one by one,
+ * and puts the four times in @ns.
+ */
+static int kpb_batch_once(bool kretprobes, int n, struct kprobe **kps,
+			  struct kretprobe **rps, u64 ns[KPB_BATCH_TIMES])
 {
-	struct kretprobe **rps = NULL, *rp_array = NULL;
-	struct kprobe **kps = NULL, *kp_array = NULL;
-	u64 t[5];
-	int i, ret = -ENOMEM;
+	u64 t[KPB_BATCH_TIMES + 1];
+	int i, ret;
 
-	if (kretprobes) {
-		rp_array = kvcalloc(n, sizeof(*rp_array), GFP_KERNEL);
-		rps = kvcalloc(n, sizeof(*rps), GFP_KERNEL);
-		if (!rp_array || !rps)
-			goto out;
-	} else {
-		kp_array = kvcalloc(n, sizeof(*kp_array), GFP_KERNEL);
-		kps = kvcalloc(n, sizeof(*kps), GFP_KERNEL);
-		if (!kp_array || !kps)
-			goto out;
-	}
-	for (i = 0; i < n; i++) {
-		if (kretprobes) {
-			kpb_fill(&rp_array[i].kp, i);
-			rp_array[i].handler = kpb_ret_handler;
-			rps[i] = &rp_array[i];
-		} else {
-			kpb_fill(&kp_array[i], i);
-			kp_array[i].pre_handler = kpb_pre_handler;
-			kps[i] = &kp_array[i];
-		}
-	}
-
+	for (i = 0; i < n; i++)
+		kpb_fill(kretprobes, kps, rps, i);
 	t[0] = ktime_get_ns();
 	ret = kretprobes ? register_kretprobes(rps, n) : register_kprobes(kps, n);
 	if (ret)
-		goto out;
+		return ret;
 	t[1] = ktime_get_ns();
 	if (kretprobes)
 		unregister_kretprobes(rps, n);
@@ -476,19 +467,14 @@ static int kpb_batch(bool kretprobes, int n)
 	t[2] = ktime_get_ns();
 
 	for (i = 0; i < n; i++) {
-		if (kretprobes) {
-			kpb_fill(&rp_array[i].kp, i);
-			ret = register_kretprobe(rps[i]);
-		} else {
-			kpb_fill(&kp_array[i], i);
-			ret = register_kprobe(kps[i]);
-		}
+		kpb_fill(kretprobes, kps, rps, i);
+		ret = kretprobes ? register_kretprobe(rps[i]) : register_kprobe(kps[i]);
 		if (ret) {
 			if (kretprobes)
 				unregister_kretprobes(rps, i);
 			else
 				unregister_kprobes(kps, i);
-			goto out;
+			return ret;
 		}
 	}
 	t[3] = ktime_get_ns();
@@ -500,10 +486,54 @@ static int kpb_batch(bool kretprobes, int n)
 	}
 	t[4] = ktime_get_ns();
 
+	for (i = 0; i < KPB_BATCH_TIMES; i++)
+		ns[i] = t[i + 1] - t[i];
+	return 0;
+}
+
+/*
+ * Times kpb_batch_once() KPB_BATCH_REPEAT times and reports the median of
+ * each time: the first registrations also allocate instruction slots, and
+ * the unregistrations wait for RCU grace periods of varying length.
+ */
+static int kpb_batch(bool kretprobes, int n)
+{
+	u64 ns[KPB_BATCH_TIMES][KPB_BATCH_REPEAT], once[KPB_BATCH_TIMES];
+	struct kretprobe **rps = NULL, *rp_array = NULL;
+	struct kprobe **kps = NULL, *kp_array = NULL;
+	int i, j, ret = -ENOMEM;
+
+	if (kretprobes) {
+		rp_array = kvcalloc(n, sizeof(*rp_array), GFP_KERNEL);
+		rps = kvcalloc(n, sizeof(*rps), GFP_KERNEL);
+		if (!rp_array || !rps)
+			goto out;
+		for (i = 0; i < n; i++)
+			rps[i] = &rp_array[i];
+	} else {
+		kp_array = kvcalloc(n, sizeof(*kp_array), GFP_KERNEL);
+		kps = kvcalloc(n, sizeof(*kps), GFP_KERNEL);
+		if (!kp_array || !kps)
+			goto out;
+		for (i = 0; i < n; i++)
+			kps[i] = &kp_array[i];
+	}
+
+	for (j = 0; j < KPB_BATCH_REPEAT; j++) {
+		ret = kpb_batch_once(kretprobes, n, kps, rps, once);
+		if (ret)
+			goto out;
+		for (i = 0; i < KPB_BATCH_TIMES; i++)
+			ns[i][j] = once[i];
+	}
+	for (i = 0; i < KPB_BATCH_TIMES; i++)
+		sort(ns[i], KPB_BATCH_REPEAT, sizeof(u64), kpb_cmp_u64, NULL);
+
+	j = KPB_BATCH_REPEAT / 2;
 	snprintf(kpb_result, sizeof(kpb_result),
 		 "batch %s n %d register_batch_ns %llu unregister_batch_ns %llu register_single_ns %llu unregister_single_ns %llu\n",
-		 kretprobes ? "kretprobes" : "kprobes", n, t[1] - t[0], t[2] - t[1],
-		 t[3] - t[2], t[4] - t[3]);
+		 kretprobes ? "kretprobes" : "kprobes", n, ns[0][j], ns[1][j],
+		 ns[2][j], ns[3][j]);
 out:
 	kvfree(kps);
 	kvfree(kp_array);
