@@ -12,7 +12,8 @@
  *                                 unreclaimable slab must be back within
  *                                 SLAB_SLACK_KB (+ 10%) of what begin saw
  *
- * Not run by default; scripts/guest/init runs it with KPROBES_SOAK=1.
+ * The slab figures are taken after dropping the caches and shrinking
+ * every slab cache. Not run by default.
  * Each step prints KTAP.
  */
 #include <dirent.h>
