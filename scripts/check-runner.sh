@@ -56,6 +56,8 @@ expect_failure unknown-arch-option "unknown ARCH 'x86'" "$TOP/scripts/run.sh" --
 expect_failure unknown-argument "unknown argument: --bogus" "$TOP/scripts/run.sh" --bogus
 expect_failure bad-torture-seconds "--torture-seconds needs a number" \
 	"$TOP/scripts/run.sh" --torture-seconds 1e3
+expect_failure too-many-torture-seconds "--torture-seconds needs a number" \
+	"$TOP/scripts/run.sh" --torture-seconds 86401
 expect_failure missing-kernel-tree "no such directory" \
 	"$TOP/scripts/run.sh" --kernel-tree "$tmp/no-such-tree"
 expect_failure missing-package-not-root "As root, run:" \

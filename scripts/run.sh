@@ -43,8 +43,9 @@ while [ $# -gt 0 ]; do
 	--debug) variant=-debug; shift ;;
 	--soak) cmdline+=" KPROBES_SOAK=1"; shift ;;
 	--torture-seconds)
-		[[ ${2:-} =~ ^[1-9][0-9]{0,4}$ ]] ||
+		if ! [[ ${2:-} =~ ^[1-9][0-9]{0,4}$ ]] || [ "$2" -gt 86400 ]; then
 			die "--torture-seconds needs a number of seconds from 1 to 86400"
+		fi
 		cmdline+=" KPROBES_TORTURE_SECONDS=$2"
 		shift 2 ;;
 	-h|--help) usage 0 ;;

@@ -2,9 +2,12 @@
 /* Helpers shared by the kprobes selftest drivers. */
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "helpers.h"
@@ -117,4 +120,37 @@ bool kmsg_find(int kmsg, const char *needle)
 			found = true;
 	}
 	return found;
+}
+
+/* Test module @name is in test_modules/ next to this program. */
+int test_module_path(const char *name, char *path, size_t size)
+{
+	char exe[PATH_MAX];
+	ssize_t len;
+
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len < 0)
+		return -errno;
+	exe[len] = '\0';
+	snprintf(path, size, "%s/test_modules/%s.ko", dirname(exe), name);
+	return 0;
+}
+
+/* Where modules_install puts samples/kprobes/@name.ko. */
+void sample_path(const char *name, char *path, size_t size)
+{
+	struct utsname uts;
+
+	uname(&uts);
+	snprintf(path, size, "/lib/modules/%s/kernel/samples/kprobes/%s.ko",
+		 uts.release, name);
+}
+
+/* Leaks kmemleak finds from now on are new ones (no-op without kmemleak). */
+void kmemleak_forget(void)
+{
+	if (access(KMEMLEAK, W_OK))
+		return;
+	write_file(KMEMLEAK, "scan");
+	write_file(KMEMLEAK, "clear");
 }

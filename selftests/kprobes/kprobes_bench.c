@@ -18,13 +18,11 @@
  * kprobe_optimized; the knob is restored at the end.
  */
 #include <errno.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "../kselftest.h"
@@ -91,12 +89,9 @@ static bool wait_optimized(void)
 
 static int load_sample(void)
 {
-	char path[256];
-	struct utsname uts;
+	char path[PATH_MAX];
 
-	uname(&uts);
-	snprintf(path, sizeof(path),
-		 "/lib/modules/%s/kernel/samples/kprobes/kretprobe_stats.ko", uts.release);
+	sample_path("kretprobe_stats", path, sizeof(path));
 	return load_module(path, "funcs=kpb_target");
 }
 
@@ -213,10 +208,9 @@ static int parse_sizes(char *arg, long *sizes)
 int main(int argc, char **argv)
 {
 	long sizes[MAX_SIZES] = { 1, 8, 64, 512, 4096 }, calls = 100000;
-	char exe[PATH_MAX], path[PATH_MAX + 64], *end;
+	char path[PATH_MAX + 64], *end;
 	int nr_sizes = 5, i, j, opt, ret, plain = 2;
 	double cost, plain_cost;
-	ssize_t len;
 
 	while ((opt = getopt(argc, argv, "c:b:")) != -1) {
 		switch (opt) {
@@ -225,7 +219,8 @@ int main(int argc, char **argv)
 			calls = strtol(optarg, &end, 10);
 			if (errno || *end || calls < 1000 || calls > 100000000 ||
 			    calls % 1000)
-				ksft_exit_fail_msg("-c %s: not a multiple of 1000\n", optarg);
+				ksft_exit_fail_msg("-c %s: needs a multiple of 1000 up to 10^8\n",
+						   optarg);
 			break;
 		case 'b':
 			nr_sizes = parse_sizes(optarg, sizes);
@@ -241,12 +236,9 @@ int main(int argc, char **argv)
 	if (access(KPROBES_LIST, R_OK))
 		ksft_exit_skip("%s: %s (needs CONFIG_KPROBES and debugfs mounted)\n",
 			       KPROBES_LIST, strerror(errno));
-	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (len < 0)
-		ksft_exit_fail_msg("readlink /proc/self/exe: %s\n", strerror(errno));
-	exe[len] = '\0';
-	snprintf(path, sizeof(path), "%s/test_modules/%s.ko", dirname(exe), BENCH_MODULE);
-	ret = load_module(path, "");
+	ret = test_module_path(BENCH_MODULE, path, sizeof(path));
+	if (!ret)
+		ret = load_module(path, "");
 	if (ret)
 		ksft_exit_skip("cannot load %s: %s\n", path, strerror(-ret));
 	if (read_file(OPTIMIZATION, saved_optimization, sizeof(saved_optimization)) <= 0)

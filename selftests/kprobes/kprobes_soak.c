@@ -18,18 +18,15 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "../kselftest.h"
 #include "helpers.h"
 
-#define KMEMLEAK	DEBUGFS "/kmemleak"
 #define BASELINE_FILE	"kprobes_soak.baseline"
 #define SLAB_SLACK_KB	1024
 #define SLAB_SYSFS	"/sys/kernel/slab"
@@ -126,9 +123,7 @@ static void cycle_module(const char *path, const char *name, const char *probe,
 
 static int soak_begin(int cycles)
 {
-	char exe[PATH_MAX], path[PATH_MAX + 64];
-	struct utsname uts;
-	ssize_t len;
+	char path[PATH_MAX + 64];
 	long slab;
 	FILE *baseline;
 
@@ -142,20 +137,12 @@ static int soak_begin(int cycles)
 		ksft_exit_fail_msg("%s: %s\n", path, strerror(errno));
 	ksft_print_msg("unreclaimable slab before: %ld kB\n", slab);
 	/* Leaks found from now on are the soak's. */
-	if (!access(KMEMLEAK, W_OK)) {
-		write_file(KMEMLEAK, "scan");
-		write_file(KMEMLEAK, "clear");
-	}
+	kmemleak_forget();
 
-	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (len < 0)
+	if (test_module_path("kprobes_selftest", path, sizeof(path)))
 		ksft_exit_fail_msg("readlink /proc/self/exe: %s\n", strerror(errno));
-	exe[len] = '\0';
-	snprintf(path, sizeof(path), "%s/test_modules/kprobes_selftest.ko", dirname(exe));
 	cycle_module(path, "kprobes_selftest", NULL, cycles);
-	uname(&uts);
-	snprintf(path, sizeof(path), "/lib/modules/%s/kernel/samples/kprobes/kretprobe_stats.ko",
-		 uts.release);
+	sample_path("kretprobe_stats", path, sizeof(path));
 	cycle_module(path, "kretprobe_stats", "  r  do_sys_openat2+0x0", cycles);
 	ksft_finished();
 }

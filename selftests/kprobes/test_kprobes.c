@@ -12,7 +12,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,27 +29,13 @@
 /* kprobes/list prints "<addr>  k  <sym>+0x<off>  <module> [FLAGS]" */
 #define LISTED_IN(module) "  " module " "
 
-static char module_dir[PATH_MAX];
-
-/* The modules are in test_modules/ next to this program. */
-static void find_module_dir(void)
-{
-	char exe[PATH_MAX];
-	ssize_t len;
-
-	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (len < 0)
-		ksft_exit_fail_msg("readlink /proc/self/exe: %s\n", strerror(errno));
-	exe[len] = '\0';
-	snprintf(module_dir, sizeof(module_dir), "%s/test_modules", dirname(exe));
-}
-
-static int load_test_module(const char *name)
+static int load_test_module(const char *name, const char *params)
 {
 	char path[PATH_MAX + 64];
+	int ret;
 
-	snprintf(path, sizeof(path), "%s/%s.ko", module_dir, name);
-	return load_module(path, "");
+	ret = test_module_path(name, path, sizeof(path));
+	return ret ?: load_module(path, params);
 }
 
 /* Runs @command ("<case> [arg]") and returns the module's verdict line. */
@@ -98,7 +83,7 @@ static void setup_kprobes(struct __test_metadata *_metadata, char *knob, size_t 
 
 	ret = read_file(KPROBES_ENABLED, knob, size);
 	ASSERT_LT(0, ret) TH_LOG("%s: %s", KPROBES_ENABLED, strerror(-ret));
-	ret = load_test_module(TEST_MODULE);
+	ret = load_test_module(TEST_MODULE, "");
 	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TEST_MODULE, strerror(-ret));
 }
 
@@ -280,7 +265,7 @@ TEST_F(kprobes, list_shows_probes)
 	ASSERT_TRUE(find_in_kprobes_list("k  kst_target+0x0" LISTED_IN(TEST_MODULE),
 					 line, sizeof(line)))
 		TH_LOG("the registered probe is not in " KPROBES_LIST);
-	EXPECT_FALSE(strstr(line, "[DISABLED]")) TH_LOG("%s", line);
+	EXPECT_EQ(NULL, strstr(line, "[DISABLED]")) TH_LOG("%s", line);
 
 	run_case(_metadata, "hold_kprobe_disabled");
 	EXPECT_TRUE(find_in_kprobes_list("[DISABLED]", line, sizeof(line)))
@@ -322,7 +307,7 @@ TEST_F(kprobes, blacklist_module_function)
 	int found = 0, neighbour = 0;
 
 	list = fopen(KPROBES_BLACKLIST, "r");
-	ASSERT_TRUE(list) TH_LOG("%s: %s", KPROBES_BLACKLIST, strerror(errno));
+	ASSERT_NE(NULL, list) TH_LOG("%s: %s", KPROBES_BLACKLIST, strerror(errno));
 	while (fgets(line, sizeof(line), list)) {
 		found += !!strstr(line, "\tkst_blacklisted [" TEST_MODULE "]");
 		neighbour += !!strstr(line, "\tkst_neighbour [");
@@ -361,7 +346,7 @@ TEST_F(kprobes, blacklist_core_functions)
 	FILE *list;
 
 	list = fopen(KPROBES_BLACKLIST, "r");
-	ASSERT_TRUE(list) TH_LOG("%s: %s", KPROBES_BLACKLIST, strerror(errno));
+	ASSERT_NE(NULL, list) TH_LOG("%s: %s", KPROBES_BLACKLIST, strerror(errno));
 	while (tried < 5 && fgets(line, sizeof(line), list)) {
 		/* "0x<start>-0x<end>\t<symbol>"; module entries end in "]" */
 		if (sscanf(line, "%*s %255s", name) != 1 || strchr(line, '[') ||
@@ -384,7 +369,7 @@ TEST_F(kprobes, probe_on_unloaded_module)
 	char line[512], addr[32];
 	int ret;
 
-	ret = load_test_module(TARGET_MODULE);
+	ret = load_test_module(TARGET_MODULE, "");
 	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TARGET_MODULE, strerror(-ret));
 	run_case(_metadata, "hold_kprobe_gone");
 	ASSERT_TRUE(find_in_kprobes_list("kst_gone_target+0x0" LISTED_IN(TARGET_MODULE),
@@ -397,7 +382,7 @@ TEST_F(kprobes, probe_on_unloaded_module)
 	ret = unload_module(TARGET_MODULE);
 	ASSERT_EQ(0, ret) TH_LOG("unloading %s: %s", TARGET_MODULE, strerror(-ret));
 	ASSERT_TRUE(find_in_kprobes_list(addr, line, sizeof(line)));
-	EXPECT_TRUE(strstr(line, "[GONE]")) TH_LOG("after unload: %s", line);
+	EXPECT_NE(NULL, strstr(line, "[GONE]")) TH_LOG("after unload: %s", line);
 
 	run_case(_metadata, "enable_gone");
 	run_case(_metadata, "release");
@@ -495,15 +480,13 @@ TEST_F_TIMEOUT(torture, invariants_hold, TORTURE_TIMEOUT)
 {
 	const char *seconds = getenv("KPROBES_TORTURE_SECONDS");
 	const char *threads = getenv("KPROBES_TORTURE_THREADS");
-	char path[PATH_MAX + 64], params[128], status[1024], summary[1024];
-	char line[512], *newline;
+	char params[128], status[1024], summary[1024], line[512], *newline;
 	long duration, waited;
 	int ret;
 
 	snprintf(params, sizeof(params), "duration=%s threads=%s",
 		 seconds ? seconds : "3", threads ? threads : "4");
-	snprintf(path, sizeof(path), "%s/%s.ko", module_dir, TORTURE_MODULE);
-	ret = load_module(path, params);
+	ret = load_test_module(TORTURE_MODULE, params);
 	ASSERT_EQ(0, ret) TH_LOG("loading %s %s: %s", TORTURE_MODULE, params, strerror(-ret));
 	self->loaded = true;
 
@@ -554,12 +537,11 @@ TEST_F(torture, rejects_bad_params)
 		{ "duration=0x", -EINVAL },
 		{ "duration=2147483648", -ERANGE },
 	};
-	char path[PATH_MAX + 64], line[512];
+	char line[512];
 	int i, ret;
 
-	snprintf(path, sizeof(path), "%s/%s.ko", module_dir, TORTURE_MODULE);
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		ret = load_module(path, bad[i].params);
+		ret = load_test_module(TORTURE_MODULE, bad[i].params);
 		if (!ret)
 			unload_module(TORTURE_MODULE);
 		EXPECT_EQ(bad[i].error, ret) TH_LOG("%s: %s", bad[i].params, strerror(-ret));
@@ -613,7 +595,7 @@ TEST_F(bench, module_rejects_bad_input)
 	char before[512], after[512], overlong[128], line[512];
 	int i, ret;
 
-	ret = load_test_module(BENCH_MODULE);
+	ret = load_test_module(BENCH_MODULE, "");
 	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", BENCH_MODULE, strerror(-ret));
 	self->loaded = true;
 	ASSERT_EQ(0, write_file(BENCH_RUN, "measure 1000"));
@@ -644,11 +626,10 @@ int main(int argc, char **argv)
 		ksft_exit_skip("%s: %s (needs CONFIG_KPROBES and debugfs mounted)\n",
 			       KPROBES_LIST, strerror(errno));
 
-	find_module_dir();
-	ret = load_test_module(TEST_MODULE);
+	ret = load_test_module(TEST_MODULE, "");
 	if (ret)
-		ksft_exit_skip("cannot load %s/%s.ko: %s\n", module_dir,
-			       TEST_MODULE, strerror(-ret));
+		ksft_exit_skip("cannot load test_modules/%s.ko: %s\n", TEST_MODULE,
+			       strerror(-ret));
 	unload_module(TEST_MODULE);
 
 	return test_harness_run(argc, argv);

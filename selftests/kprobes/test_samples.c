@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -43,15 +42,6 @@ FIXTURE_TEARDOWN(sample)
 		return;
 	ret = unload_module(self->loaded);
 	EXPECT_EQ(0, ret) TH_LOG("unloading %s: %s", self->loaded, strerror(-ret));
-}
-
-static void sample_path(const char *name, char *path, size_t size)
-{
-	struct utsname uts;
-
-	uname(&uts);
-	snprintf(path, size, "/lib/modules/%s/kernel/samples/kprobes/%s.ko",
-		 uts.release, name);
 }
 
 /* Loads samples/kprobes/@name.ko; false, and a skip, when not installed. */
