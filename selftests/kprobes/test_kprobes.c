@@ -77,6 +77,24 @@ static void read_hits(struct __test_metadata *_metadata, int hits[3])
 	ASSERT_EQ(3, n) TH_LOG("hits: %s", buf);
 }
 
+/*
+ * Waits up to 5 s for the kprobes/list line with @needle to show @flag
+ * (@present) or not; the line ends up in @line.
+ */
+static bool wait_in_kprobes_list(const char *needle, const char *flag, bool present,
+				 char *line, size_t size)
+{
+	int i;
+
+	for (i = 0; i < 50; i++) {
+		if (find_in_kprobes_list(needle, line, size) &&
+		    !strstr(line, flag) == !present)
+			return true;
+		usleep(100000);
+	}
+	return false;
+}
+
 static void setup_kprobes(struct __test_metadata *_metadata, char *knob, size_t size)
 {
 	int ret;
@@ -429,6 +447,112 @@ TEST_F(kprobes, module_rejects_bad_input)
 	EXPECT_STREQ(hits_before, hits_after) TH_LOG("bad input changed the hits");
 	EXPECT_FALSE(find_in_kprobes_list(LISTED_IN(TEST_MODULE), line, sizeof(line)))
 		TH_LOG("bad input left a probe: %s", line);
+}
+
+/*
+ * Optimized kprobes caught by the next step while the optimizer, which
+ * runs in a worker 5 jiffies after it is asked, still has work queued for
+ * them. Unregistering waits for an RCU grace period: expediting those
+ * keeps each case's steps well inside the 5 jiffies.
+ */
+#define RCU_EXPEDITED	"/sys/kernel/rcu_expedited"
+#define OPT_TARGET	"kst_gone_opt_target+"
+#define RELOAD_TRIES	20
+
+FIXTURE(optprobe) {
+	char knob[8];
+	char rcu_expedited[8];
+};
+
+FIXTURE_SETUP(optprobe)
+{
+	setup_kprobes(_metadata, self->knob, sizeof(self->knob));
+	if (read_file(RCU_EXPEDITED, self->rcu_expedited, sizeof(self->rcu_expedited)) <= 0)
+		self->rcu_expedited[0] = '\0';
+}
+
+FIXTURE_TEARDOWN(optprobe)
+{
+	if (self->rcu_expedited[0])
+		write_file(RCU_EXPEDITED, self->rcu_expedited);
+	teardown_kprobes(_metadata, self->knob);
+}
+
+/*
+ * An optimized kprobe on the target module, then RCU expedited. The module
+ * is loaded twice: the second time it lands where it will land again.
+ */
+static void hold_optimized(struct __test_metadata *_metadata, const char *rcu_expedited)
+{
+	char verdict[512];
+	int ret;
+
+	ret = load_test_module(TARGET_MODULE, "");
+	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TARGET_MODULE, strerror(-ret));
+	ret = unload_module(TARGET_MODULE);
+	ASSERT_EQ(0, ret) TH_LOG("unloading %s: %s", TARGET_MODULE, strerror(-ret));
+	ret = load_test_module(TARGET_MODULE, "");
+	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TARGET_MODULE, strerror(-ret));
+	run_command(_metadata, "hold_optprobe", verdict, sizeof(verdict));
+	if (!strncmp(verdict, "skip: ", 6))
+		SKIP(return, "%s", verdict + 6);
+	ASSERT_STREQ("pass", verdict);
+	if (rcu_expedited[0])
+		write_file(RCU_EXPEDITED, "1");
+}
+
+/*
+ * A disabled kprobe that takes over the unused optimized probe on its
+ * address leaves it disabled: it gets unoptimized and stays so.
+ */
+TEST_F(optprobe, reused_by_disabled_probe)
+{
+	char line[512];
+
+	hold_optimized(_metadata, self->rcu_expedited);
+	if (_metadata->exit_code == KSFT_SKIP)
+		return;
+	run_case(_metadata, "optprobe_reuse_disabled");
+	EXPECT_TRUE(wait_in_kprobes_list(OPT_TARGET, "[OPTIMIZED]", false, line, sizeof(line)))
+		TH_LOG("a disabled probe runs optimized: %s", line);
+	EXPECT_NE(NULL, strstr(line, "[DISABLED]")) TH_LOG("%s", line);
+}
+
+/*
+ * An unused optimized probe that was unoptimized by force is freed with
+ * its module: when the module comes back, a probe on the same address
+ * registers as on a new one.
+ */
+TEST_F(optprobe, freed_with_its_module)
+{
+	char verdict[512];
+	int ret, tries;
+
+	hold_optimized(_metadata, self->rcu_expedited);
+	if (_metadata->exit_code == KSFT_SKIP)
+		return;
+	run_case(_metadata, "optprobe_force_release");
+	/*
+	 * Only a probe on the old address shows what was left there: load
+	 * the module until it comes back at that address.
+	 */
+	for (tries = 1; tries <= RELOAD_TRIES; tries++) {
+		ret = unload_module(TARGET_MODULE);
+		ASSERT_EQ(0, ret) TH_LOG("unloading %s: %s", TARGET_MODULE, strerror(-ret));
+		ret = load_test_module(TARGET_MODULE, "");
+		ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TARGET_MODULE, strerror(-ret));
+		run_command(_metadata, "optprobe_reregister", verdict, sizeof(verdict));
+		if (strncmp(verdict, "skip: ", 6))
+			break;
+	}
+	if (tries > RELOAD_TRIES)
+		SKIP(return, "%s never came back at its address", TARGET_MODULE);
+	/* Until the optimizer runs, the old probe is still there, as it should. */
+	for (tries = 0; tries < 50 && strcmp(verdict, "pass"); tries++) {
+		usleep(100000);
+		run_command(_metadata, "optprobe_reregister", verdict, sizeof(verdict));
+	}
+	EXPECT_STREQ("pass", verdict);
 }
 
 /*

@@ -5,7 +5,8 @@
  * The kprobes selftests register a kprobe on kst_gone_target() and then
  * unload this module: the probe must show as [GONE] in
  * /sys/kernel/debug/kprobes/list, never fire, refuse enable_kprobe() and
- * unregister cleanly.
+ * unregister cleanly. kst_gone_opt_target() is long enough after its entry
+ * for the jump of an optimized kprobe.
  */
 #include <linux/init.h>
 #include <linux/module.h>
@@ -15,12 +16,18 @@ static noinline int kst_gone_target(int value)
 	return value + 1;
 }
 
-/* Called through a pointer, so that it stays a function of its own. */
+static noinline long kst_gone_opt_target(long value)
+{
+	return value * 3 + 1;
+}
+
+/* Called through pointers, so that they stay functions of their own. */
 static int (*kst_gone_ptr)(int value) = kst_gone_target;
+static long (*kst_gone_opt_ptr)(long value) = kst_gone_opt_target;
 
 static int __init kst_gone_init(void)
 {
-	return kst_gone_ptr(-1);
+	return kst_gone_ptr(-1) + kst_gone_opt_ptr(0) - 1;
 }
 module_init(kst_gone_init);
 

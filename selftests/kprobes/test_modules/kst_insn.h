@@ -5,8 +5,11 @@
 #include <linux/kprobes.h>
 #include <linux/string.h>
 #include <linux/types.h>
-#ifdef CONFIG_THUMB2_KERNEL
+#if defined(CONFIG_THUMB2_KERNEL) || defined(CONFIG_ARM)
 #include <asm/opcodes.h>
+#endif
+#ifdef CONFIG_X86
+#include <asm/text-patching.h>
 #endif
 
 /*
@@ -52,6 +55,22 @@ static inline int kst_inner_offset(const char *symbol, const void *func)
 			return ret;
 	}
 	return -ENOENT;
+}
+
+/*
+ * True once the optimizer has put its jump at the address of @kp, which
+ * kprobes/list does not tell: it shows [OPTIMIZED] from when the probe is
+ * queued for optimization. On ARM the jump is a B instruction.
+ */
+static inline bool kst_jump_optimized(const struct kprobe *kp)
+{
+#if defined(CONFIG_X86)
+	return *(u8 *)kp->addr == JMP32_INSN_OPCODE;
+#elif defined(CONFIG_ARM) && !defined(CONFIG_THUMB2_KERNEL)
+	return (__mem_to_opcode_arm(*kp->addr) & 0x0f000000) == 0x0a000000;
+#else
+	return false;
+#endif
 }
 
 #endif /* _KST_INSN_H */
