@@ -105,19 +105,29 @@ static void setup_kprobes(struct __test_metadata *_metadata, char *knob, size_t 
 	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TEST_MODULE, strerror(-ret));
 }
 
+/* Unloads @name if the test loaded it; no probe of it may be left. */
+static void teardown_own_module(struct __test_metadata *_metadata, const char *name,
+				bool loaded)
+{
+	char needle[64], line[512];
+	int ret;
+
+	if (loaded) {
+		ret = unload_module(name);
+		EXPECT_EQ(0, ret) TH_LOG("unloading %s: %s", name, strerror(-ret));
+	}
+	snprintf(needle, sizeof(needle), "  %s ", name);
+	EXPECT_FALSE(find_in_kprobes_list(needle, line, sizeof(line)))
+		TH_LOG("probe left registered: %s", line);
+}
+
 /* Whatever the case did, leave kprobes as we found them. */
 static void teardown_kprobes(struct __test_metadata *_metadata, const char *knob)
 {
-	char line[512];
-	int ret;
-
 	write_file(MODULE_DEBUGFS "/run", "release");
 	write_file(KPROBES_ENABLED, knob);
 	unload_module(TARGET_MODULE);
-	ret = unload_module(TEST_MODULE);
-	EXPECT_EQ(0, ret) TH_LOG("unloading %s: %s", TEST_MODULE, strerror(-ret));
-	EXPECT_FALSE(find_in_kprobes_list(LISTED_IN(TEST_MODULE), line, sizeof(line)))
-		TH_LOG("probe left registered: %s", line);
+	teardown_own_module(_metadata, TEST_MODULE, true);
 }
 
 /*
@@ -478,6 +488,16 @@ FIXTURE_TEARDOWN(optprobe)
 	teardown_kprobes(_metadata, self->knob);
 }
 
+static void reload_target(struct __test_metadata *_metadata)
+{
+	int ret;
+
+	ret = unload_module(TARGET_MODULE);
+	ASSERT_EQ(0, ret) TH_LOG("unloading %s: %s", TARGET_MODULE, strerror(-ret));
+	ret = load_test_module(TARGET_MODULE, "");
+	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TARGET_MODULE, strerror(-ret));
+}
+
 /*
  * An optimized kprobe on the target module, then RCU expedited. The module
  * is loaded twice: the second time it lands where it will land again.
@@ -489,10 +509,7 @@ static void hold_optimized(struct __test_metadata *_metadata, const char *rcu_ex
 
 	ret = load_test_module(TARGET_MODULE, "");
 	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TARGET_MODULE, strerror(-ret));
-	ret = unload_module(TARGET_MODULE);
-	ASSERT_EQ(0, ret) TH_LOG("unloading %s: %s", TARGET_MODULE, strerror(-ret));
-	ret = load_test_module(TARGET_MODULE, "");
-	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TARGET_MODULE, strerror(-ret));
+	reload_target(_metadata);
 	run_command(_metadata, "hold_optprobe", verdict, sizeof(verdict));
 	if (!strncmp(verdict, "skip: ", 6))
 		SKIP(return, "%s", verdict + 6);
@@ -526,7 +543,7 @@ TEST_F(optprobe, reused_by_disabled_probe)
 TEST_F(optprobe, freed_with_its_module)
 {
 	char verdict[512];
-	int ret, tries;
+	int tries;
 
 	hold_optimized(_metadata, self->rcu_expedited);
 	if (_metadata->exit_code == KSFT_SKIP)
@@ -537,10 +554,7 @@ TEST_F(optprobe, freed_with_its_module)
 	 * the module until it comes back at that address.
 	 */
 	for (tries = 1; tries <= RELOAD_TRIES; tries++) {
-		ret = unload_module(TARGET_MODULE);
-		ASSERT_EQ(0, ret) TH_LOG("unloading %s: %s", TARGET_MODULE, strerror(-ret));
-		ret = load_test_module(TARGET_MODULE, "");
-		ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TARGET_MODULE, strerror(-ret));
+		reload_target(_metadata);
 		run_command(_metadata, "optprobe_reregister", verdict, sizeof(verdict));
 		if (strncmp(verdict, "skip: ", 6))
 			break;
@@ -577,15 +591,7 @@ FIXTURE_SETUP(torture)
 
 FIXTURE_TEARDOWN(torture)
 {
-	char line[512];
-	int ret;
-
-	if (self->loaded) {
-		ret = unload_module(TORTURE_MODULE);
-		EXPECT_EQ(0, ret) TH_LOG("unloading %s: %s", TORTURE_MODULE, strerror(-ret));
-	}
-	EXPECT_FALSE(find_in_kprobes_list(LISTED_IN(TORTURE_MODULE), line, sizeof(line)))
-		TH_LOG("probe left registered: %s", line);
+	teardown_own_module(_metadata, TORTURE_MODULE, self->loaded);
 }
 
 /* The value of "@key <value>" in kprobes_torture/status, or -1. */
@@ -691,15 +697,7 @@ FIXTURE_SETUP(bench)
 
 FIXTURE_TEARDOWN(bench)
 {
-	char line[512];
-	int ret;
-
-	if (self->loaded) {
-		ret = unload_module(BENCH_MODULE);
-		EXPECT_EQ(0, ret) TH_LOG("unloading %s: %s", BENCH_MODULE, strerror(-ret));
-	}
-	EXPECT_FALSE(find_in_kprobes_list(LISTED_IN(BENCH_MODULE), line, sizeof(line)))
-		TH_LOG("probe left registered: %s", line);
+	teardown_own_module(_metadata, BENCH_MODULE, self->loaded);
 }
 
 /* kprobes_bench's run file refuses what is not a command, and changes nothing. */

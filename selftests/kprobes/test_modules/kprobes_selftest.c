@@ -1264,7 +1264,7 @@ static void kst_opt_unregister(int which)
 static int case_hold_optprobe(const char *arg)
 {
 	void *func;
-	int i, ret;
+	int ret;
 
 	if (!IS_ENABLED(CONFIG_OPTPROBES))
 		return kst_skip("no CONFIG_OPTPROBES: kprobes are not optimized here");
@@ -1283,9 +1283,7 @@ static int case_hold_optprobe(const char *arg)
 		return kst_fail("register_kprobe(kst_gone_opt_target+%d) returned %d",
 				kst_opt_offset, ret);
 	kst_opt_addr = kst_opt[KST_OPT_HELD].addr;
-	for (i = 0; i < 250 && !kst_jump_optimized(&kst_opt[KST_OPT_HELD]); i++)
-		msleep(20);
-	if (!kst_jump_optimized(&kst_opt[KST_OPT_HELD])) {
+	if (!kst_wait_jump_optimized(&kst_opt[KST_OPT_HELD])) {
 		kst_opt_unregister(KST_OPT_HELD);
 		return kst_skip("kst_gone_opt_target+%d not optimized after 5 s", kst_opt_offset);
 	}

@@ -2,10 +2,11 @@
 #ifndef _KST_INSN_H
 #define _KST_INSN_H
 
+#include <linux/delay.h>
 #include <linux/kprobes.h>
 #include <linux/string.h>
 #include <linux/types.h>
-#if defined(CONFIG_THUMB2_KERNEL) || defined(CONFIG_ARM)
+#ifdef CONFIG_ARM
 #include <asm/opcodes.h>
 #endif
 #ifdef CONFIG_X86
@@ -71,6 +72,16 @@ static inline bool kst_jump_optimized(const struct kprobe *kp)
 #else
 	return false;
 #endif
+}
+
+/* The optimizer runs in a worker, after a few jiffies and an RCU grace period. */
+static inline bool kst_wait_jump_optimized(const struct kprobe *kp)
+{
+	int i;
+
+	for (i = 0; i < 250 && !kst_jump_optimized(kp); i++)
+		msleep(20);
+	return kst_jump_optimized(kp);
 }
 
 #endif /* _KST_INSN_H */
