@@ -5,6 +5,8 @@
 #
 # Usage: scripts/boot.sh ARCH BUILD_DIR INITRAMFS OUTDIR [LABEL]
 #   LABEL names the run in the results (default: ARCH)
+# The guest is stopped after the architecture's BOOT_TIMEOUT plus
+# BOOT_TIMEOUT_EXTRA seconds, or after BOOT_TIMEOUT_OVERRIDE seconds.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -15,7 +17,7 @@ obj=$2
 initramfs=$3
 outdir=$4
 label=${5:-$1}
-timeout=${BOOT_TIMEOUT_OVERRIDE:-$BOOT_TIMEOUT}
+timeout=${BOOT_TIMEOUT_OVERRIDE:-$((BOOT_TIMEOUT + ${BOOT_TIMEOUT_EXTRA:-0}))}
 mkdir -p "$outdir"
 
 # shellcheck disable=SC2206 # QEMU_ARGS and QEMU_EXTRA_ARGS are lists of words
