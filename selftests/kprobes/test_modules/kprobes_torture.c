@@ -481,11 +481,33 @@ static void kt_wait_for_stop(void)
 	__set_current_state(TASK_RUNNING);
 }
 
+/*
+ * Every operation once before the random ones: a short run (3 s of a
+ * debug kernel in CI) then exercises them all, whatever the dice say.
+ */
+static void kt_first_round(struct kt_thread *thread)
+{
+	struct kt_slot *slot = &thread->slots[0];
+
+	kt_register_one(slot);
+	if (slot->registered) {
+		/* Registered enabled or disabled: two flips do both. */
+		kt_enable_one(slot, !slot->enabled);
+		kt_enable_one(slot, !slot->enabled);
+		kt_unregister_one(slot);
+	}
+	kt_batch(thread, false, true);
+	kt_batch(thread, true, true);
+	kt_batch(thread, false, false);
+	kt_batch(thread, true, false);
+}
+
 static int kt_controller(void *arg)
 {
 	struct kt_thread *thread = arg;
 	int i;
 
+	kt_first_round(thread);
 	while (!kthread_should_stop() && time_before(jiffies, kt_deadline)) {
 		kt_step(thread);
 		cond_resched();
