@@ -3,8 +3,8 @@
 # Bisectability: with the patches applied one at a time, every step builds
 # the kernel, its modules (the samples) and, from the selftest patch on,
 # the kprobes selftests, for each architecture; and the kernel C files a
-# patch changes compile with W=1 with no more warnings than before the
-# series. Works in a worktree of its own, next to the pipeline's tree.
+# patch changes compile with W=1 and sparse (C=1) with no more warnings
+# than before the series. Works in a worktree of its own, next to the pipeline's tree.
 #
 # Usage: scripts/check-bisect.sh [ARCH...]   (default: every architecture)
 set -euo pipefail
@@ -24,9 +24,9 @@ mapfile -t commits < <(git -C "$LINUX_REPO" rev-list --reverse "$PRISTINE_TAG..$
 mapfile -t kernel_files < <(git -C "$LINUX_REPO" diff --name-only "$PRISTINE_TAG" "$tip" -- '*.c' |
 	grep -v -e '^samples/' -e '^tools/' || true)
 
-# Prints the number of W=1 warnings in each file of kernel_files; the
-# warnings of what make rebuilds on the way (asm-offsets, ...) are not
-# the file's.
+# Prints the number of W=1 and sparse warnings in each file of
+# kernel_files; the warnings of what make rebuilds on the way
+# (asm-offsets, arm64's vDSO, ...) are not the file's.
 w1_warnings() {
 	local obj=$1 file
 
@@ -34,7 +34,7 @@ w1_warnings() {
 		# Compiled for sure: W=1 also runs kernel-doc on the file.
 		rm -f "$obj/${file%.c}.o"
 		make -C "$src" O="$obj" ARCH="$KERNEL_ARCH" CROSS_COMPILE="$CROSS_COMPILE" \
-			W=1 "${file%.c}.o" 2>&1 | grep -cE "$file:[0-9]+(:[0-9]+)?: warning:" || true
+			W=1 C=1 "${file%.c}.o" 2>&1 | grep -cE "$file:[0-9]+(:[0-9]+)?: warning:" || true
 	done
 }
 
@@ -63,7 +63,7 @@ for arch in "${arches[@]}"; do
 		fi
 		warnings=$(w1_warnings "$obj" | tr '\n' ' ')
 		if [ "$warnings" != "$baseline" ]; then
-			say "   $arch: new W=1 warnings at \"$subject\" in ${kernel_files[*]}: $baseline-> $warnings"
+			say "   $arch: new W=1 or sparse warnings at \"$subject\" in ${kernel_files[*]}: $baseline-> $warnings"
 			status=1
 		else
 			say "   $arch: builds at \"$subject\""

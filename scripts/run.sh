@@ -33,7 +33,7 @@ kernel_tree=${KERNEL_TREE:-}
 out=${OUT:-$TOP/out}
 variant=
 cmdline=
-soak=0
+passes=2
 torture_seconds=0
 # The kernel's make reads ARCH from the environment too.
 unset ARCH
@@ -43,7 +43,7 @@ while [ $# -gt 0 ]; do
 	--kernel-tree) kernel_tree=${2:?--kernel-tree needs a value}; shift 2 ;;
 	--out) out=${2:?--out needs a value}; shift 2 ;;
 	--debug) variant=-debug; shift ;;
-	--soak) soak=1; cmdline+=" KPROBES_SOAK=1"; shift ;;
+	--soak) passes=5; cmdline+=" KPROBES_SOAK=1"; shift ;;
 	--torture-seconds)
 		if ! [[ ${2:-} =~ ^[1-9][0-9]{0,4}$ ]] || [ "$2" -gt 86400 ]; then
 			die "--torture-seconds needs a number of seconds from 1 to 86400"
@@ -78,10 +78,10 @@ fi
 summaries=()
 status=0
 [ -z "$variant" ] || export EXTRA_CONFIGS="${EXTRA_CONFIGS:-} $TOP/configs/debug.config"
-export KERNEL_CMDLINE_EXTRA="${KERNEL_CMDLINE_EXTRA:-}$cmdline"
-# The guest runs the suite (and so the torture) twice, five times when
-# soaking (scripts/guest/init): the hung-guest timeout grows with that.
-export BOOT_TIMEOUT_EXTRA=$(((soak ? 5 : 2) * torture_seconds))
+# The guest runs the suite, and so the torture, this many times: the
+# hung-guest timeout grows with that.
+export KERNEL_CMDLINE_EXTRA="${KERNEL_CMDLINE_EXTRA:-}$cmdline KPROBES_PASSES=$passes"
+export BOOT_TIMEOUT_EXTRA=$((passes * torture_seconds))
 for arch in $arches; do
 	label=$arch$variant
 	outdir=$out/$label
