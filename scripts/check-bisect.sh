@@ -4,7 +4,8 @@
 # the kernel, its modules (the samples) and, from the selftest patch on,
 # the kprobes selftests, for each architecture; and the kernel C files a
 # patch changes compile with W=1 and sparse (C=1) with no more warnings
-# than before the series. Works in a worktree of its own, next to the pipeline's tree.
+# than before the series. Works in a worktree of its own, next to the
+# pipeline's tree.
 #
 # Usage: scripts/check-bisect.sh [ARCH...]   (default: every architecture)
 set -euo pipefail

@@ -116,7 +116,7 @@ static void teardown_own_module(struct __test_metadata *_metadata, const char *n
 		ret = unload_module(name);
 		EXPECT_EQ(0, ret) TH_LOG("unloading %s: %s", name, strerror(-ret));
 	}
-	snprintf(needle, sizeof(needle), "  %s ", name);
+	snprintf(needle, sizeof(needle), LISTED_IN("%s"), name);
 	EXPECT_FALSE(find_in_kprobes_list(needle, line, sizeof(line)))
 		TH_LOG("probe left registered: %s", line);
 }
