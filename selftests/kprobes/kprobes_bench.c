@@ -55,7 +55,7 @@ static const struct {
 static double median_ns[NR_CONFIGS];
 static char saved_optimization[8];
 
-static __printf(1, 2) int command(const char *fmt, ...)
+static __attribute__((format(printf, 1, 2))) int command(const char *fmt, ...)
 {
 	char cmd[128];
 	va_list args;

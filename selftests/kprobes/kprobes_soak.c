@@ -121,7 +121,7 @@ static void cycle_module(const char *path, const char *name, const char *probe,
 	ksft_test_result_pass("soak.load_unload_%s\n", name);
 }
 
-static int soak_begin(int cycles)
+static void soak_begin(int cycles)
 {
 	char path[PATH_MAX + 64];
 	long slab;
@@ -144,7 +144,6 @@ static int soak_begin(int cycles)
 	cycle_module(path, "kprobes_selftest", NULL, cycles);
 	sample_path("kretprobe_stats", path, sizeof(path));
 	cycle_module(path, "kretprobe_stats", "  r  do_sys_openat2+0x0", cycles);
-	ksft_finished();
 }
 
 static void check_kmemleak(void)
@@ -199,12 +198,11 @@ static void check_slab(void)
 	ksft_test_result(after >= 0 && after <= allowed, "soak.slab\n");
 }
 
-static int soak_end(void)
+static void soak_end(void)
 {
 	ksft_set_plan(2);
 	check_kmemleak();
 	check_slab();
-	ksft_finished();
 }
 
 int main(int argc, char **argv)
@@ -223,9 +221,12 @@ int main(int argc, char **argv)
 				ksft_exit_fail_msg("CYCLES: \"%s\" is not from 1 to 100000\n",
 						   argv[2]);
 		}
-		return soak_begin(cycles);
+		soak_begin(cycles);
+	} else if (argc == 2 && !strcmp(argv[1], "end")) {
+		soak_end();
+	} else {
+		ksft_exit_fail_msg("usage: %s begin [CYCLES] | end\n", argv[0]);
 	}
-	if (argc == 2 && !strcmp(argv[1], "end"))
-		return soak_end();
-	ksft_exit_fail_msg("usage: %s begin [CYCLES] | end\n", argv[0]);
+	/* Not a return: kselftest.h before 6.5 does not mark it __noreturn. */
+	ksft_finished();
 }

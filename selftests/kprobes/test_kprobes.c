@@ -13,6 +13,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -501,8 +502,9 @@ static void reload_target(struct __test_metadata *_metadata)
 /*
  * An optimized kprobe on the target module, then RCU expedited. The module
  * is loaded twice: the second time it lands where it will land again.
+ * False when the case was skipped: no optimized probe here.
  */
-static void hold_optimized(struct __test_metadata *_metadata, const char *rcu_expedited)
+static bool hold_optimized(struct __test_metadata *_metadata, const char *rcu_expedited)
 {
 	char verdict[512];
 	int ret;
@@ -512,10 +514,11 @@ static void hold_optimized(struct __test_metadata *_metadata, const char *rcu_ex
 	reload_target(_metadata);
 	run_command(_metadata, "hold_optprobe", verdict, sizeof(verdict));
 	if (!strncmp(verdict, "skip: ", 6))
-		SKIP(return, "%s", verdict + 6);
+		SKIP(return false, "%s", verdict + 6);
 	ASSERT_STREQ("pass", verdict);
 	if (rcu_expedited[0])
 		write_file(RCU_EXPEDITED, "1");
+	return true;
 }
 
 /*
@@ -526,8 +529,7 @@ TEST_F(optprobe, reused_by_disabled_probe)
 {
 	char line[512];
 
-	hold_optimized(_metadata, self->rcu_expedited);
-	if (_metadata->exit_code == KSFT_SKIP)
+	if (!hold_optimized(_metadata, self->rcu_expedited))
 		return;
 	run_case(_metadata, "optprobe_reuse_disabled");
 	EXPECT_TRUE(wait_in_kprobes_list(OPT_TARGET, "[OPTIMIZED]", false, line, sizeof(line)))
@@ -545,8 +547,7 @@ TEST_F(optprobe, freed_with_its_module)
 	char verdict[512];
 	int tries;
 
-	hold_optimized(_metadata, self->rcu_expedited);
-	if (_metadata->exit_code == KSFT_SKIP)
+	if (!hold_optimized(_metadata, self->rcu_expedited))
 		return;
 	run_case(_metadata, "optprobe_force_release");
 	/*
