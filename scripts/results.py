@@ -13,7 +13,11 @@
 A run is clean when every case planned has a result and none failed, the
 guest got to the end of scripts/guest/init, and the console has no kernel
 problem report (oops, WARN, BUG, lockdep, KASAN, ...) and no taint beyond
-TAINT_OOT_MODULE, which loading any kselftest test module sets.
+TAINT_OOT_MODULE, which loading any kselftest test module sets, and
+TAINT_TEST, which running KUnit sets.
+
+The kernel's own KUnit suites run at boot and print KTAP on the console;
+their cases are reported as "kunit.<suite>.<case>", like ours.
 """
 import json
 import re
@@ -23,6 +27,8 @@ import time
 MARK = "kprobes-ci: "
 HOST_MARK = "kprobes-ci-host: "
 TAINT_OOT_MODULE = 1 << 12
+TAINT_TEST = 1 << 18
+TAINT_EXPECTED = TAINT_OOT_MODULE | TAINT_TEST
 TAINT_FLAGS = "PFSRMBUDAWCIOELKXTN"  # bit i -> letter, as in kernel/panic.c
 
 KERNEL_PROBLEMS = [
@@ -55,6 +61,11 @@ PLAN_RE = re.compile(r"^((?:# )*)1\.\.(\d+)(?: # SKIP\s*(.*))?$")
 # module says on the console which of its cases it runs
 RUN_RE = re.compile(r"^# #\s+RUN\s+(\S+) \.\.\.$")
 MODULE_CASE_RE = re.compile(r"^\[\s*\d+\.\d+\] kprobes_selftest: case (\S+)$")
+# KUnit's KTAP in the kernel log: four spaces of indentation per level
+KERNEL_PREFIX_RE = re.compile(r"^\[\s*\d+\.\d+\] ?")
+KUNIT_SUBTEST_RE = re.compile(r"^((?:    )*)# Subtest: (\S+)$")
+KUNIT_PLAN_RE = re.compile(r"^((?:    )*)1\.\.(\d+)$")
+KUNIT_RESULT_RE = re.compile(r"^((?:    )*)(not ok|ok) (\d+) (\S+)(?: # (\w+)\s*(.*))?$")
 
 
 def taint_letters(value):
@@ -75,6 +86,8 @@ class Run:
         self.marks = set()
         self.suffix = ""        # which pass over the suite, after the first
         self.running = None     # the case announced and not finished yet
+        self.kunit = None       # KUnit's suites by depth, once its KTAP began
+        self.kunit_plans = {}   # depth -> [suite, planned, results so far]
         self.start = time.monotonic()
 
     def feed(self, raw):
@@ -86,6 +99,8 @@ class Run:
         m = MODULE_CASE_RE.match(line)
         if m:
             self.running = f"{m.group(1)} (in the kernel)"
+        if KERNEL_LINE_RE.match(line):
+            self.kunit_line(KERNEL_PREFIX_RE.sub("", line))
         at = line.find(MARK)
         if at >= 0 and not KERNEL_LINE_RE.match(line):
             self.marker(line[at + len(MARK):])
@@ -157,6 +172,48 @@ class Run:
             self.program = None
             self.plans.pop(1, None)
 
+    def kunit_line(self, line):
+        """Reports each KUnit case, and a suite that ran none."""
+        if line.strip() == "KTAP version 1" and self.kunit is None:
+            self.kunit = {}
+            return
+        if self.kunit is None:
+            return
+        m = KUNIT_SUBTEST_RE.match(line)
+        if m:
+            self.kunit[len(m.group(1)) // 4] = m.group(2)
+            self.running = f"kunit.{m.group(2)}"
+            return
+        m = KUNIT_PLAN_RE.match(line)
+        if m:
+            depth = len(m.group(1)) // 4
+            self.kunit_plans[depth] = [self.kunit.get(depth), int(m.group(2)), 0]
+            return
+        m = KUNIT_RESULT_RE.match(line)
+        if not m:
+            return
+        depth = len(m.group(1)) // 4
+        ok, name, directive, reason = m.group(2), m.group(4), m.group(5), m.group(6)
+        status = "pass" if ok == "ok" else "fail"
+        if directive and directive.upper() == "SKIP":
+            status = "skip"
+        plan = self.kunit_plans.get(depth + 1)
+        if plan and plan[0] == name:
+            # a suite's own line: its cases were reported, unless it ran none
+            if plan[2] < plan[1]:
+                self.add_case(f"kunit.{name}", "fail",
+                              f"{plan[1] - plan[2]} of {plan[1]} cases reported nothing")
+            elif not plan[1]:
+                self.add_case(f"kunit.{name}", status, reason or "")
+            del self.kunit_plans[depth + 1]
+            self.running = None
+            return
+        suite = ".".join(self.kunit[d] for d in sorted(self.kunit) if d <= depth)
+        self.add_case(f"kunit.{suite}.{name}" if suite else f"kunit.{name}",
+                      status, reason or "")
+        if depth in self.kunit_plans:
+            self.kunit_plans[depth][2] += 1
+
     def add_case(self, name, status, reason):
         name += self.suffix
         case = {"arch": self.arch, "name": name, "status": status,
@@ -184,8 +241,10 @@ class Run:
                    and not c.startswith("#")])
         if ran < planned:
             found.append(f"{planned - ran} of {planned} kselftest programs reported nothing")
+        if "tests begin" in self.marks and self.kunit is None:
+            found.append("no KUnit results: the kernel's kprobes KUnit suite did not run")
         taint = self.info.get("tainted")
-        if taint is not None and int(taint) & ~TAINT_OOT_MODULE:
+        if taint is not None and int(taint) & ~TAINT_EXPECTED:
             found.append(f"kernel tainted: {taint} ({taint_letters(int(taint))})")
         for i, line in enumerate(self.lines):
             if PROBLEM_RE.search(line):
