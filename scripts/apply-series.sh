@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Puts the series on a kernel tree and prints the tree's path.
+# Puts a kernel's series (KERNEL=7.3|6.12|6.1) on a kernel tree and prints
+# the tree's path.
 #
-# Without an argument: the cached pristine tree. The series is applied with
+# Without an argument: the kernel's cached pristine tree. The series is applied with
 # git am to the pristine commit in a scratch checkout (the user's flow), and
 # the cached tree then moves to the result, which rewrites only the files
 # that changed, so the next build recompiles only what depends on them.
@@ -13,8 +14,8 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-patches=("$TOP"/patches/0[0-9][0-9][1-9]-*.patch)
-[ -f "${patches[0]}" ] || die "no patches in $TOP/patches: run scripts/gen-series.sh"
+patches=("$PATCH_DIR"/0[0-9][0-9][1-9]-*.patch)
+[ -f "${patches[0]}" ] || die "no patches in $PATCH_DIR: run scripts/gen-series.sh"
 
 # True when every patch reverse-applies, newest first, to the tree's HEAD;
 # works in a scratch index, so the tree is not touched.
@@ -50,7 +51,7 @@ apply_to_own_tree() {
 		if ! git -C "$tree" am -q "${patches[@]}" >"$log" 2>&1; then
 			git -C "$tree" am --abort >/dev/null 2>&1 || true
 			cat "$log" >&2
-			die "the series does not apply to $tree ($(git -C "$tree" describe --always))"
+			die "the $KERNEL series (${PATCH_DIR#"$TOP"/}) does not apply to $tree ($(git -C "$tree" describe --always)): is it a $KERNEL tree? choose the series with --kernel"
 		fi
 		say "== applied the series to $tree ($(git -C "$tree" describe --always))" >&2
 	fi
@@ -58,7 +59,7 @@ apply_to_own_tree() {
 }
 
 apply_to_pristine_tree() {
-	local stamp=$CACHE_DIR/linux.series
+	local stamp=$LINUX_REPO.series
 	local sum work tip
 
 	"$TOP/scripts/prepare-tree.sh" >&2
@@ -69,7 +70,7 @@ apply_to_pristine_tree() {
 		return
 	fi
 
-	say "== git am patches/ onto the pristine tree" >&2
+	say "== git am ${PATCH_DIR#"$TOP"/}/ onto the pristine $KERNEL tree" >&2
 	work=$(mktemp -d /tmp/kprobes-am.XXXXXX)
 	git clone -q --shared --no-checkout "$LINUX_REPO" "$work/linux"
 	mapfile -t paths < <(sed -n 's|^diff --git a/\([^ ]*\) b/.*|/\1|p' "${patches[@]}" | sort -u)
@@ -78,7 +79,7 @@ apply_to_pristine_tree() {
 	if ! git -C "$work/linux" am -q "${patches[@]}" >"$work/am.log" 2>&1; then
 		cat "$work/am.log" >&2
 		rm -rf "$work"
-		die "the series does not apply to the pristine tree"
+		die "the $KERNEL series does not apply to its pristine tree: run scripts/gen-series.sh"
 	fi
 	tip=$(git -C "$work/linux" rev-parse HEAD)
 	git -C "$LINUX_REPO" fetch -q "$work/linux" "$tip"

@@ -65,7 +65,7 @@ src=$("$TOP/scripts/apply-series.sh" "")
 
 status=0
 for arch in $arches; do
-	obj=$CACHE_DIR/build/$arch
+	obj=$BUILD_ROOT/$arch
 	say "== $arch: build ($src -> $obj)"
 	"$TOP/scripts/build.sh" "$arch" "$src" "$obj"
 	"$TOP/scripts/mkinitramfs.sh" "$arch" "$src" "$obj" "$obj/initramfs.cpio"

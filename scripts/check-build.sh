@@ -13,7 +13,7 @@ src=$("$TOP/scripts/apply-series.sh")
 status=0
 for arch in "$@"; do
 	load_arch "$arch"
-	obj=$CACHE_DIR/build/$arch
+	obj=$BUILD_ROOT/$arch
 	[ -f "$obj/Module.symvers" ] || die "$obj is not built: run scripts/run.sh --arch $arch first"
 	for dir in samples/kprobes tools/testing/selftests/kprobes/test_modules; do
 		# A copy, so that the checked objects are not the pipeline's.

@@ -73,7 +73,7 @@ fi
 
 say "   guests that go wrong (x86_64)"
 src=$("$TOP/scripts/apply-series.sh" "")
-obj=$CACHE_DIR/build/x86_64
+obj=$BUILD_ROOT/x86_64
 run_logged "$tmp/build.log" "$TOP/scripts/build.sh" x86_64 "$src" "$obj"
 run_logged "$tmp/build.log" "$TOP/scripts/mkinitramfs.sh" x86_64 "$src" "$obj" "$obj/initramfs.cpio"
 boot() {

@@ -1,19 +1,37 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Regenerates the patch series from its sources: for each series/NN-*.msg,
-# copies the files named in NN-*.files from this repository to their kernel
-# paths, applies NN-*.diff (hunks on existing kernel files) and commits on
-# top of the pristine tree; then runs git format-patch with a cover letter
-# built from series/cover-letter.txt.
+# Regenerates the patch series of a kernel from its sources: for each
+# series/NN-*.msg, copies the files named in NN-*.files from this
+# repository to their kernel paths, applies NN-*.diff (hunks on existing
+# kernel files) and commits on top of the kernel's pristine tree; then runs
+# git format-patch with a cover letter built from series/cover-letter.txt.
 #
-# Usage: scripts/gen-series.sh [OUTPUT_DIR]   (default: patches/)
+# The upstream series (patches/) is made from series/ as it is. A stable
+# backport, series/stable-<K>/, holds only what differs for kernel K:
+# NN-*.diff and NN-*.msg in place of the upstream ones, NN-*.drop (why the
+# patch is left out) and cover-letter.txt. The new files (NN-*.files) are
+# the same for every kernel.
+#
+# Usage: scripts/gen-series.sh [OUTPUT_ROOT]       every kernel's series
+#        KERNEL=6.1 scripts/gen-series.sh [OUTPUT_DIR]   one kernel's
+# (defaults: patches/ and its stable-<K>/ directories)
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../series/series.conf
 . "$TOP/series/series.conf"
 
-out=$(realpath -m "${1:-$TOP/patches}")
+if [ -z "$KERNEL_GIVEN" ]; then
+	root=$(realpath -m "${1:-$TOP/patches}")
+	for kernel in $(known_kernels); do
+		load_kernel "$kernel"
+		KERNEL=$kernel "$0" "$root${SERIES_NAME:+/$SERIES_NAME}"
+	done
+	exit 0
+fi
+
+out=$(realpath -m "${1:-$PATCH_DIR}")
+overrides=$TOP/series/$SERIES_NAME
 
 # Repository path -> kernel path.
 kernel_path() {
@@ -30,6 +48,25 @@ source_files() {
 		while read -r f; do [ -e "$TOP/$f" ] && echo "$f"; done
 }
 
+# The kernel's version of series file $1 (NN-name.diff, ...): its own if
+# the backport has one, else its SERIES_FALLBACK's, else the upstream one.
+series_file() {
+	local dir
+
+	for dir in ${SERIES_NAME:+"$overrides"} ${SERIES_FALLBACK:+"$TOP/series/$SERIES_FALLBACK"} \
+		   "$TOP/series"; do
+		[ -f "$dir/$1" ] && { echo "$dir/$1"; return; }
+	done
+	return 0
+}
+
+patches=()
+for msg in "$TOP"/series/[0-9]*.msg; do
+	name=$(basename "$msg" .msg)
+	[ -z "$SERIES_NAME" ] || [ ! -f "$overrides/$name.drop" ] || continue
+	patches+=("$name")
+done
+
 "$TOP/scripts/prepare-tree.sh"
 work=$(mktemp -d /tmp/kprobes-series.XXXXXX)
 [ -n "${KEEP_WORK:-}" ] || trap 'rm -rf "$work"' EXIT
@@ -38,16 +75,19 @@ tree=$work/linux
 # Only the paths the series touches are checked out: a full checkout of the
 # kernel would cost more than the rest of this script together.
 patterns=()
-for files in "$TOP"/series/[0-9]*.files; do
-	while read -r path; do
-		[ -n "$path" ] && patterns+=("/$(kernel_path "$path")")
-	done <"$files"
-done
-for diff in "$TOP"/series/[0-9]*.diff; do
-	[ -f "$diff" ] || continue
-	while read -r path; do
-		patterns+=("/$path")
-	done < <(sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "$diff")
+for name in "${patches[@]}"; do
+	files=$(series_file "$name.files")
+	diff=$(series_file "$name.diff")
+	if [ -n "$files" ]; then
+		while read -r path; do
+			[ -n "$path" ] && patterns+=("/$(kernel_path "$path")")
+		done <"$files"
+	fi
+	if [ -n "$diff" ]; then
+		while read -r path; do
+			patterns+=("/$path")
+		done < <(sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "$diff")
+	fi
 done
 
 git clone -q --shared --no-checkout "$LINUX_REPO" "$tree"
@@ -58,31 +98,33 @@ export GIT_AUTHOR_NAME=$SERIES_AUTHOR_NAME GIT_AUTHOR_EMAIL=$SERIES_AUTHOR_EMAIL
 export GIT_COMMITTER_NAME=$SERIES_AUTHOR_NAME GIT_COMMITTER_EMAIL=$SERIES_AUTHOR_EMAIL
 export GIT_AUTHOR_DATE=$SERIES_DATE GIT_COMMITTER_DATE=$SERIES_DATE
 
-for msg in "$TOP"/series/[0-9]*.msg; do
-	patch=${msg%.msg}
-	if [ -f "$patch.files" ]; then
+for name in "${patches[@]}"; do
+	files=$(series_file "$name.files")
+	diff=$(series_file "$name.diff")
+	if [ -n "$files" ]; then
 		while read -r path; do
 			[ -n "$path" ] || continue
 			mapfile -t found < <(source_files "$path")
-			[ ${#found[@]} -gt 0 ] || die "$patch.files: nothing at $path"
+			[ ${#found[@]} -gt 0 ] || die "$files: nothing at $path"
 			for f in "${found[@]}"; do
 				mkdir -p "$tree/$(dirname "$(kernel_path "$f")")"
 				cp "$TOP/$f" "$tree/$(kernel_path "$f")"
 			done
-		done <"$patch.files"
+		done <"$files"
 	fi
-	if [ -f "$patch.diff" ]; then
-		git -C "$tree" apply "$patch.diff" || die "$patch.diff does not apply"
+	if [ -n "$diff" ]; then
+		git -C "$tree" apply "$diff" || die "$diff does not apply to $KERNEL"
 	fi
 	# -f: the Debian tree's .gitignore ignores everything at the top level.
 	git -C "$tree" add -A -f
-	git -C "$tree" commit -q -F "$msg"
+	git -C "$tree" commit -q -F "$(series_file "$name.msg")"
 done
 
-rm -rf "$out"
 mkdir -p "$out"
+rm -f "$out"/*.patch
+prefix=$SERIES_SUBJECT_PREFIX${SERIES_NAME:+ $KERNEL.y}
 git -C "$tree" format-patch -q --cover-letter --no-signature \
-	--subject-prefix="$SERIES_SUBJECT_PREFIX" \
+	--subject-prefix="$prefix" \
 	--base="$(git -C "$tree" rev-parse "$PRISTINE_TAG")" \
 	-o "$out" "$PRISTINE_TAG..HEAD"
 
@@ -92,9 +134,9 @@ git -C "$tree" format-patch -q --cover-letter --no-signature \
 # file that git tracks, mail clients).
 sed -i 's/^ $//' "$out"/0*.patch
 
-# Fill the cover letter's placeholders from series/cover-letter.txt.
+# Fill the cover letter's placeholders from its cover-letter.txt.
 cover=$out/0000-cover-letter.patch
-python3 - "$cover" "$TOP/series/cover-letter.txt" <<'PY'
+python3 - "$cover" "$(series_file cover-letter.txt)" <<'PY'
 import sys
 cover_path, text_path = sys.argv[1:]
 subject, _, blurb = open(text_path).read().partition("\n")
@@ -103,4 +145,4 @@ cover = cover.replace("*** SUBJECT HERE ***", subject.strip())
 cover = cover.replace("*** BLURB HERE ***", blurb.strip())
 open(cover_path, "w").write(cover)
 PY
-say "== $(find "$out" -name '*.patch' | wc -l) files in ${out#"$TOP"/}"
+say "== $KERNEL: $(find "$out" -maxdepth 1 -name '*.patch' | wc -l) files in ${out#"$TOP"/}"

@@ -4,16 +4,14 @@
 # architectures. As root it runs apt-get; otherwise it prints the apt-get
 # line to run and fails.
 #
-# Usage: scripts/install-deps.sh ARCH... (NEED_LINUX_SOURCE=0 skips the
-# kernel source package, for a run on a kernel tree of one's own;
-# EXTRA_PACKAGES adds more)
+# Usage: scripts/install-deps.sh ARCH... (EXTRA_PACKAGES adds more). The
+# kernel sources come from scripts/prepare-tree.sh, not from here.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-packages="make gcc flex bison bc libelf-dev libssl-dev xz-utils rsync kmod
+packages="make gcc flex bison bc libelf-dev libssl-dev xz-utils rsync kmod debian-archive-keyring
 	python3 git ccache perl busybox-static"
-[ "${NEED_LINUX_SOURCE:-1}" = 0 ] || packages+=" linux-source-6.12"
 packages+=" ${EXTRA_PACKAGES:-}"
 for arch in "$@"; do
 	load_arch "$arch"

@@ -4,11 +4,9 @@
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE_DIR=${KPROBES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kprobes-selftests}
-LINUX_TARBALL=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
-# The pristine tree: one git repository, kept in the cache, whose worktree is
-# the kernel source the pipeline builds (with the series applied on top).
-LINUX_REPO=$CACHE_DIR/linux
 PRISTINE_TAG=pristine
+# The upstream base; see README.md for why it is the default.
+DEFAULT_KERNEL=7.3
 
 say() { printf '%s\n' "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -19,6 +17,30 @@ known_arches() {
 	for conf in "$TOP"/scripts/arch/*.conf; do
 		basename "$conf" .conf
 	done
+}
+
+known_kernels() {
+	local conf
+
+	for conf in "$TOP"/scripts/kernel/*.conf; do
+		basename "$conf" .conf
+	done | sort -rV
+}
+
+# Sets KERNEL_PACKAGE, ... for kernel $1 (see scripts/kernel/7.3.conf) and
+# the paths that depend on it: the pristine tree (one git repository in the
+# cache whose worktree is the source the pipeline builds, the series
+# applied on top), the series' directory and the build directories.
+load_kernel() {
+	local conf="$TOP/scripts/kernel/$1.conf"
+
+	[ -f "$conf" ] || die "unknown kernel '$1' (known: $(known_kernels | tr '\n' ' '))"
+	# shellcheck source=kernel/7.3.conf
+	. "$conf"
+	KERNEL=$1
+	LINUX_REPO=$CACHE_DIR/linux-$KERNEL
+	PATCH_DIR=$TOP/patches${SERIES_NAME:+/$SERIES_NAME}
+	BUILD_ROOT=$CACHE_DIR/build-$KERNEL
 }
 
 # Sets KERNEL_ARCH, CROSS_COMPILE, QEMU, QEMU_ARGS, ... for arch $1; see
@@ -54,3 +76,8 @@ run_logged() {
 		die "failed: $* (full log: $log)"
 	fi
 }
+
+# Every script works on one kernel: $KERNEL, or the default. Scripts that
+# can do every kernel do so when KERNEL_GIVEN is empty.
+KERNEL_GIVEN=${KERNEL:-}
+load_kernel "${KERNEL:-$DEFAULT_KERNEL}"

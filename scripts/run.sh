@@ -3,12 +3,14 @@
 # The main job: build a kernel with the series, boot it in QEMU, run the
 # kprobes kselftests and print the results, for one or more architectures.
 #
-# Usage: scripts/run.sh [--arch ARCH[,ARCH...]|all] [--kernel-tree DIR] [--out DIR]
-#                       [--debug] [--soak] [--torture-seconds N]
+# Usage: scripts/run.sh [--arch ARCH[,ARCH...]|all] [--kernel K] [--kernel-tree DIR]
+#                       [--out DIR] [--debug] [--soak] [--torture-seconds N]
 #   --arch         x86_64 (default), arm64, arm, or all     (env: ARCH)
-#   --kernel-tree  a git kernel tree of your own instead of Debian's
-#                  linux-source-6.12; the series is applied on top with
-#                  git am unless it is there already        (env: KERNEL_TREE)
+#   --kernel       7.3 (default: the upstream base), 6.12 or 6.1: Debian's
+#                  linux-source-K with that kernel's series (env: KERNEL)
+#   --kernel-tree  a git kernel tree of your own instead; the series of
+#                  --kernel is applied on top with git am unless it is
+#                  there already                            (env: KERNEL_TREE)
 #   --out          where results go (default: out/)         (env: OUT)
 #   --debug        a debug kernel: configs/debug.config (KASAN, lockdep,
 #                  kmemleak, ...); results in OUT/ARCH-debug
@@ -24,7 +26,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n 's/^# \{0,1\}//; 3,19p' "$0"
+	sed -n 's/^# \{0,1\}//; 3,21p' "$0"
 	exit "$1"
 }
 
@@ -40,6 +42,7 @@ unset ARCH
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--arch) arches=${2:?--arch needs a value}; shift 2 ;;
+	--kernel) load_kernel "${2:?--kernel needs a value: $(known_kernels | tr '\n' ' ')}"; shift 2 ;;
 	--kernel-tree) kernel_tree=${2:?--kernel-tree needs a value}; shift 2 ;;
 	--out) out=${2:?--out needs a value}; shift 2 ;;
 	--debug) variant=-debug; shift ;;
@@ -62,17 +65,19 @@ for arch in $arches; do
 done
 [ -z "$kernel_tree" ] || [ -d "$kernel_tree" ] || die "--kernel-tree $kernel_tree: no such directory"
 
+# The scripts below work on this kernel.
+export KERNEL
+
 # A cold run fills about 1.5 GiB with the kernel tree and 0.5 GiB per build.
 need_space "$CACHE_DIR" 2048
 need_space "$out" 64
 # shellcheck disable=SC2086 # a list of architectures
-NEED_LINUX_SOURCE=$([ -n "$kernel_tree" ] && echo 0 || echo 1) \
-	"$TOP/scripts/install-deps.sh" $arches
+"$TOP/scripts/install-deps.sh" $arches
 src=$("$TOP/scripts/apply-series.sh" "$kernel_tree")
 if [ -n "$kernel_tree" ]; then
 	builds=$CACHE_DIR/build-$(echo "$src" | sha1sum | cut -c1-8)
 else
-	builds=$CACHE_DIR/build
+	builds=$BUILD_ROOT
 fi
 
 summaries=()
@@ -89,7 +94,7 @@ for arch in $arches; do
 	rm -rf "$outdir"
 	mkdir -p "$outdir"
 	summaries+=("$outdir/summary.json")
-	say "== $label: build ($src -> $obj)"
+	say "== $label: build $KERNEL ($src -> $obj)"
 	start=$SECONDS
 	if ! "$TOP/scripts/build.sh" "$arch" "$src" "$obj" ||
 	   ! "$TOP/scripts/mkinitramfs.sh" "$arch" "$src" "$obj" "$obj/initramfs.cpio"; then
