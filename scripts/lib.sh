@@ -65,6 +65,64 @@ need_space() {
 		die "$dir: $free MiB free, $need MiB needed (full disk? KPROBES_CACHE and --out choose where)"
 }
 
+# The URI the machine's apt uses for Debian suite $1; for a suite it does
+# not use (trixie-backports on bookworm), the one of its own release.
+debian_mirror() {
+	local codename release uri
+
+	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+	for release in "$1" "$codename"; do
+		# shellcheck disable=SC2016 # apt's own $(FIELD) syntax
+		uri=$(apt-get indextargets --format '$(RELEASE) $(REPO_URI)' 2>/dev/null |
+		      awk -v r="$release" '$1 == r { print $2; exit }')
+		[ -z "$uri" ] || { echo "$uri"; return; }
+	done
+	die "no Debian mirror for $1 or $codename in the machine's apt sources: add one (see sources.list(5))"
+}
+
+# Downloads Debian package $1 (name or name=version) for Debian
+# architecture $2 from suite $3 into directory $4, with an apt state of
+# our own in the cache: the machine's apt configuration is not changed,
+# and no root is needed.
+debian_download() {
+	local package=$1 deb_arch=$2 suite=$3 dest=$4 apt_dir mirror
+	local apt_opts
+
+	apt_dir=$CACHE_DIR/apt/$suite-$deb_arch
+	apt_opts=(-o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Etc::SourceList=$apt_dir/sources.list"
+		-o "Dir::Etc::SourceParts=$apt_dir/none" -o "Dir::Cache=$apt_dir/cache"
+		-o "APT::Architecture=$deb_arch" -o "APT::Architectures=$deb_arch"
+		-o Debug::NoLocking=1)
+	mirror=$(debian_mirror "$suite")
+	mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache" "$dest"
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" \
+		>"$apt_dir/sources.list"
+	say "   $package ($deb_arch) from $mirror $suite"
+	run_logged "$dest/apt.log" apt-get "${apt_opts[@]}" update
+	(cd "$dest" && run_logged "$dest/apt.log" apt-get "${apt_opts[@]}" download "$package") ||
+		die "could not download $package from $mirror $suite (log above)"
+}
+
+# Downloads the Debian source package $1 from suite $2 into directory $3
+# (apt state of our own, as for debian_download).
+debian_download_source() {
+	local package=$1 suite=$2 dest=$3 apt_dir mirror
+	local apt_opts
+
+	apt_dir=$CACHE_DIR/apt/$suite-source
+	apt_opts=(-o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Etc::SourceList=$apt_dir/sources.list"
+		-o "Dir::Etc::SourceParts=$apt_dir/none" -o "Dir::Cache=$apt_dir/cache"
+		-o Debug::NoLocking=1)
+	mirror=$(debian_mirror "$suite")
+	mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache" "$dest"
+	echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" \
+		>"$apt_dir/sources.list"
+	say "   source of $package from $mirror $suite"
+	run_logged "$dest/apt.log" apt-get "${apt_opts[@]}" update
+	(cd "$dest" && run_logged "$dest/apt.log" apt-get "${apt_opts[@]}" source --download-only "$package") ||
+		die "could not download the source of $package from $mirror $suite (log above)"
+}
+
 # Runs a command with its output in a log file; on failure shows the tail
 # and the path of the log.
 run_logged() {

@@ -15,21 +15,13 @@ src=$(realpath "$2")
 obj=$(realpath "$3")
 output=$(realpath -m "$4")
 
-# busybox-static of the guest's architecture, from Debian, cached.
+# busybox-static of the guest's architecture, from the Debian release of
+# this machine, cached.
 busybox=$CACHE_DIR/busybox/$DEB_ARCH/bin/busybox
 if [ ! -x "$busybox" ]; then
 	dir=$CACHE_DIR/busybox/$DEB_ARCH
 	rm -rf "$dir"
-	mkdir -p "$dir/deb"
-	if ! dpkg --print-foreign-architectures | grep -qx "$DEB_ARCH" &&
-	   [ "$DEB_ARCH" != "$(dpkg --print-architecture)" ]; then
-		[ "$(id -u)" = 0 ] || die "as root, run: dpkg --add-architecture $DEB_ARCH && apt-get update"
-		dpkg --add-architecture "$DEB_ARCH"
-		# An index that fails (a mirror mid-sync) need not be the one
-		# with busybox: the download below is the real check.
-		apt-get update >"$dir/apt.log" 2>&1 || apt-get update >>"$dir/apt.log" 2>&1 || true
-	fi
-	(cd "$dir/deb" && run_logged "$dir/download.log" apt-get download "busybox-static:$DEB_ARCH")
+	debian_download busybox-static "$DEB_ARCH" "$(. /etc/os-release && echo "$VERSION_CODENAME")" "$dir/deb"
 	dpkg-deb -x "$dir"/deb/busybox-static_*.deb "$dir"
 	[ -x "$busybox" ] || die "no busybox in busybox-static:$DEB_ARCH"
 fi
