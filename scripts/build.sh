@@ -3,7 +3,8 @@
 # Configures and builds the kernel, its modules (the samples) and the
 # kprobes kselftest install for one architecture.
 #
-# Usage: scripts/build.sh ARCH SOURCE_TREE BUILD_DIR
+# Usage: scripts/build.sh [--kselftest-only] ARCH SOURCE_TREE BUILD_DIR
+#   --kselftest-only  only the kselftest, against the kernel built before
 #
 # BUILD_DIR is kept between runs (with ccache below the kernel's own
 # incremental build): a run with nothing changed rebuilds nothing.
@@ -11,7 +12,12 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-[ $# -eq 3 ] || die "usage: $0 ARCH SOURCE_TREE BUILD_DIR"
+kernel=1
+if [ "${1:-}" = --kselftest-only ]; then
+	kernel=0
+	shift
+fi
+[ $# -eq 3 ] || die "usage: $0 [--kselftest-only] ARCH SOURCE_TREE BUILD_DIR"
 load_arch "$1"
 src=$(realpath "$2")
 obj=$(realpath -m "$3")
@@ -65,12 +71,44 @@ configure() {
 	echo "$stamp" >"$stamp_file"
 }
 
-configure
-say "   building the kernel and modules (log: $obj/build.log)"
-run_logged "$obj/build.log" "${make_kernel[@]}" CC="ccache ${CROSS_COMPILE}gcc"
-rm -rf "$obj/modules-root"
-run_logged "$obj/build.log" "${make_kernel[@]}" INSTALL_MOD_PATH="$obj/modules-root" \
-	modules_install
+# Runs make with its output in log $1 and says every 30 s how far it is:
+# the files built so far, of how many the biggest build here had.
+make_with_progress() {
+	local log=$1 steps_file=$obj/.kprobes-build-steps pid status=0 most steps
+	local start=$SECONDS next=$((SECONDS + 30))
+
+	shift
+	most=$(cat "$steps_file" 2>/dev/null || echo 0)
+	"$@" >"$log" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 1
+		[ "$SECONDS" -ge "$next" ] || continue
+		next=$((SECONDS + 30))
+		steps=$(grep -c '^  [A-Z]' "$log" || true)
+		if [ "$most" -gt 0 ]; then
+			say "   ... $steps files built, $((SECONDS - start)) s (a full build here: $most)"
+		else
+			say "   ... $steps files built, $((SECONDS - start)) s"
+		fi
+	done
+	wait "$pid" || status=$?
+	steps=$(grep -c '^  [A-Z]' "$log" || true)
+	[ "$steps" -le "$most" ] || echo "$steps" >"$steps_file"
+	if [ "$status" != 0 ]; then
+		tail -n 25 "$log" >&2
+		die "failed: $* (full log: $log)"
+	fi
+}
+
+if [ "$kernel" = 1 ]; then
+	configure
+	say "   building the kernel and modules (log: $obj/build.log)"
+	make_with_progress "$obj/build.log" "${make_kernel[@]}" CC="ccache ${CROSS_COMPILE}gcc"
+	rm -rf "$obj/modules-root"
+	run_logged "$obj/install.log" "${make_kernel[@]}" INSTALL_MOD_PATH="$obj/modules-root" \
+		modules_install
+fi
 if [ ! -f "$selftest/Makefile" ]; then
 	say "   no kprobes kselftest in this tree"
 	exit 0

@@ -296,7 +296,7 @@ def stream(arch, outdir):
 def summary(paths):
     results = [json.load(open(p)) for p in paths]
     total = {"pass": 0, "fail": 0, "skip": 0}
-    print(f"\n{'arch':8} {'passed':>6} {'failed':>6} {'skipped':>7}  verdict")
+    print(f"\n{'arch':8} {'kernel':16} {'passed':>6} {'failed':>6} {'skipped':>7}  verdict")
     for r in results:
         c = r["counts"]
         for k in total:
@@ -304,7 +304,8 @@ def summary(paths):
         verdict = "ok" if r["ok"] else "FAILED"
         if r["problems"]:
             verdict += f" ({len(r['problems'])} problem(s) above)"
-        print(f"{r['arch']:8} {c['pass']:6} {c['fail']:6} {c['skip']:7}  {verdict}")
+        kernel = (r.get("kernel") or "?").split()[0]
+        print(f"{r['arch']:8} {kernel:16} {c['pass']:6} {c['fail']:6} {c['skip']:7}  {verdict}")
         for case in r["cases"]:
             if case["status"] == "fail":
                 print(f"         failed: {case['name']}  {case['reason']}")

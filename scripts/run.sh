@@ -68,12 +68,22 @@ done
 # The scripts below work on this kernel.
 export KERNEL
 
+# Where the time goes, printed at the end: "phase seconds" lines.
+phases=()
+phase_start=$SECONDS
+phase_done() {
+	phases+=("$(printf '%6d s  %s' $((SECONDS - phase_start)) "$1")")
+	phase_start=$SECONDS
+}
+
 # A cold run fills about 1.5 GiB with the kernel tree and 0.5 GiB per build.
 need_space "$CACHE_DIR" 2048
 need_space "$out" 64
 # shellcheck disable=SC2086 # a list of architectures
 "$TOP/scripts/install-deps.sh" $arches
+phase_done "packages"
 src=$("$TOP/scripts/apply-series.sh" "$kernel_tree")
+phase_done "$KERNEL tree and series"
 if [ -n "$kernel_tree" ]; then
 	builds=$CACHE_DIR/build-$(echo "$src" | sha1sum | cut -c1-8)
 else
@@ -95,20 +105,28 @@ for arch in $arches; do
 	mkdir -p "$outdir"
 	summaries+=("$outdir/summary.json")
 	say "== $label: build $KERNEL ($src -> $obj)"
-	start=$SECONDS
-	if ! "$TOP/scripts/build.sh" "$arch" "$src" "$obj" ||
-	   ! "$TOP/scripts/mkinitramfs.sh" "$arch" "$src" "$obj" "$obj/initramfs.cpio"; then
+	if ! "$TOP/scripts/build.sh" "$arch" "$src" "$obj"; then
+		build_failed=1
+	else
+		phase_done "$label: build"
+		"$TOP/scripts/mkinitramfs.sh" "$arch" "$src" "$obj" "$obj/initramfs.cpio" ||
+			build_failed=1
+	fi
+	if [ -n "${build_failed:-}" ]; then
 		printf '{"arch": "%s", "ok": false, "cases": [], "problems": ["build failed"], "counts": {"pass": 0, "fail": 0, "skip": 0}}\n' \
 			"$label" >"$outdir/summary.json"
 		status=1
+		unset build_failed
 		continue
 	fi
-	built=$((SECONDS - start))
+	phase_done "$label: initramfs"
 	say "== $label: boot and test (console: $outdir/console.log)"
 	"$TOP/scripts/boot.sh" "$arch" "$obj" "$obj/initramfs.cpio" "$outdir" "$label" || status=1
-	say "   $label: build ${built}s, boot and test $((SECONDS - start - built))s"
+	phase_done "$label: boot and test"
 done
 
 "$TOP/scripts/results.py" summary "${summaries[@]}" | tee "$out/summary.txt" || status=1
 say "results: $out/<arch>/{console.log,results.tap,summary.json}"
+say "time per phase:"
+printf '%s\n' "${phases[@]}"
 exit $status
