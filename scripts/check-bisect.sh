@@ -1,29 +1,47 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Bisectability: with the patches applied one at a time, every step builds
-# the kernel, its modules (the samples) and, from the selftest patch on,
-# the kprobes selftests, for each architecture; and the kernel C files a
-# patch changes compile with W=1 and sparse (C=1) with no more warnings
-# than before the series. Works in a worktree of its own, next to the
-# pipeline's tree.
+# Bisectability of a kernel's series (KERNEL, default the upstream one):
+# with the patches applied one at a time, each step builds what it
+# changes, for each architecture, and the kernel C files a patch changes
+# compile with W=1 and sparse (C=1) with no more warnings than before the
+# series.
+#
+# It works in the pipeline's own tree and build directories: the base is
+# built first, each step rebuilds only what its patch changed, and the
+# tree is left at the series' tip, so the QEMU run after it builds almost
+# nothing. A step is built as much as it can matter: a patch on the
+# kselftest alone builds the kselftest, one on Documentation/ alone
+# builds nothing (the documentation gate builds it), any other builds the
+# kernel, its modules and, once it exists, the kselftest.
 #
 # Usage: scripts/check-bisect.sh [ARCH...]   (default: every architecture)
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-"$TOP/scripts/apply-series.sh" >/dev/null
-tip=$(git -C "$LINUX_REPO" rev-parse HEAD)
-src=$CACHE_DIR/bisect/linux
-if [ ! -d "$src" ]; then
-	say "   making the bisect worktree (once)"
-	git -C "$LINUX_REPO" worktree add -q --detach "$src" "$tip"
-fi
-mapfile -t commits < <(git -C "$LINUX_REPO" rev-list --reverse "$PRISTINE_TAG..$tip")
+src=$("$TOP/scripts/apply-series.sh")
+tip=$(git -C "$src" rev-parse HEAD)
+mapfile -t commits < <(git -C "$src" rev-list --reverse "$PRISTINE_TAG..$tip")
 # Kernel C files the series changes, outside samples/ and tools/ (which
 # check-build.sh compiles with W=1 and sparse).
-mapfile -t kernel_files < <(git -C "$LINUX_REPO" diff --name-only "$PRISTINE_TAG" "$tip" -- '*.c' |
+mapfile -t kernel_files < <(git -C "$src" diff --name-only "$PRISTINE_TAG" "$tip" -- '*.c' |
 	grep -v -e '^samples/' -e '^tools/' || true)
+trap 'git -C "$src" checkout -q --detach "$tip"' EXIT
+sparse=$("$TOP/scripts/sparse.sh" "$src")
+
+# What step $1 needs built: kernel, kselftest or nothing.
+step_kind() {
+	local paths
+
+	paths=$(git -C "$src" diff --name-only "$1^" "$1")
+	if grep -qv -e '^tools/testing/selftests/' -e '^Documentation/' <<<"$paths"; then
+		echo kernel
+	elif grep -q '^tools/testing/selftests/kprobes/' <<<"$paths"; then
+		echo kselftest
+	else
+		echo nothing
+	fi
+}
 
 # Prints the number of W=1 and sparse warnings in each file of
 # kernel_files; the warnings of what make rebuilds on the way
@@ -35,31 +53,50 @@ w1_warnings() {
 		# Compiled for sure: W=1 also runs kernel-doc on the file.
 		rm -f "$obj/${file%.c}.o"
 		make -C "$src" O="$obj" ARCH="$KERNEL_ARCH" CROSS_COMPILE="$CROSS_COMPILE" \
-			W=1 C=1 "${file%.c}.o" 2>&1 | grep -cE "$file:[0-9]+(:[0-9]+)?: warning:" || true
+			W=1 C=1 CHECK="$sparse" "${file%.c}.o" >"$obj/w1.log" 2>&1 || true
+		! grep -q "not available or not up to date" "$obj/w1.log" ||
+			die "sparse cannot check $file: $(grep -m1 "not available" "$obj/w1.log")"
+		grep -cE "$file:[0-9]+(:[0-9]+)?: warning:" "$obj/w1.log" || true
 	done
 }
 
 # Every step is configured for the series' tests, as the tip is: patches
 # before the selftest patch change code that only its config enables.
-export EXTRA_CONFIGS=$CACHE_DIR/bisect/selftest.config
-git -C "$LINUX_REPO" show "$tip:tools/testing/selftests/kprobes/config" >"$EXTRA_CONFIGS"
+mkdir -p "$BUILD_ROOT"
+export EXTRA_CONFIGS=$BUILD_ROOT/bisect-selftest.config
+git -C "$src" show "$tip:tools/testing/selftests/kprobes/config" >"$EXTRA_CONFIGS"
 
 arches=("$@")
 [ ${#arches[@]} -gt 0 ] || mapfile -t arches < <(known_arches)
 status=0
 for arch in "${arches[@]}"; do
 	load_arch "$arch"
-	obj=$CACHE_DIR/bisect/build-$arch
+	obj=$BUILD_ROOT/$arch
+	log=$BUILD_ROOT/bisect-$arch.log
 	git -C "$src" checkout -q --detach "$PRISTINE_TAG"
-	run_logged "$obj.log" "$TOP/scripts/build.sh" "$arch" "$src" "$obj"
+	say "   $arch: building the base"
+	run_logged "$log" "$TOP/scripts/build.sh" "$arch" "$src" "$obj"
 	baseline=$(w1_warnings "$obj" | tr '\n' ' ')
 	for commit in "${commits[@]}"; do
 		git -C "$src" checkout -q --detach "$commit"
 		subject=$(git -C "$src" log -1 --format=%s)
-		if ! "$TOP/scripts/build.sh" "$arch" "$src" "$obj" >"$obj.log" 2>&1; then
-			tail -n 15 "$obj.log"
-			say "   $arch: does NOT build at \"$subject\" (log: $obj.log)"
+		kind=$(step_kind "$commit")
+		case $kind in
+		nothing)
+			say "   $arch: nothing to build at \"$subject\""
+			continue ;;
+		kselftest) build=("$TOP/scripts/build.sh" --kselftest-only) ;;
+		kernel) build=("$TOP/scripts/build.sh") ;;
+		esac
+		if ! "${build[@]}" "$arch" "$src" "$obj" >"$log" 2>&1; then
+			tail -n 15 "$log"
+			say "   $arch: does NOT build at \"$subject\" (log: $log)"
 			status=1
+			continue
+		fi
+		if [ ${#kernel_files[@]} = 0 ] ||
+		   git -C "$src" diff --quiet "$commit^" "$commit" -- "${kernel_files[@]}"; then
+			say "   $arch: builds at \"$subject\""
 			continue
 		fi
 		warnings=$(w1_warnings "$obj" | tr '\n' ' ')
@@ -67,7 +104,7 @@ for arch in "${arches[@]}"; do
 			say "   $arch: new W=1 or sparse warnings at \"$subject\" in ${kernel_files[*]}: $baseline-> $warnings"
 			status=1
 		else
-			say "   $arch: builds at \"$subject\""
+			say "   $arch: builds at \"$subject\" (${kind}; W=1, sparse: $warnings)"
 		fi
 	done
 done
