@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Checks that the runner fails loudly and cleans up: bad arguments, an
-# unknown ARCH, a missing package when not root, a full disk, a guest that
+# unknown ARCH or kernel, a missing package when not root, a full disk, a guest that
 # hangs and a kernel that panics each give a clear error and a non-zero
 # exit, and no QEMU is left running, even when the runner is killed.
 # Uses the x86_64 build of scripts/run.sh (built here if missing).
@@ -54,6 +54,10 @@ say "   arguments and environment"
 expect_failure unknown-arch "unknown ARCH 'sparc'" env ARCH=sparc "$TOP/scripts/run.sh"
 expect_failure unknown-arch-option "unknown ARCH 'x86'" "$TOP/scripts/run.sh" --arch x86
 expect_failure unknown-argument "unknown argument: --bogus" "$TOP/scripts/run.sh" --bogus
+expect_failure unknown-kernel "unknown kernel '7.4' (known: 7.3 6.12 6.1)" \
+	"$TOP/scripts/run.sh" --kernel 7.4
+expect_failure unknown-kernel-env "unknown kernel '5.10'" env KERNEL=5.10 "$TOP/scripts/run.sh"
+expect_failure kernel-without-value "--kernel needs a value" "$TOP/scripts/run.sh" --kernel
 expect_failure bad-torture-seconds "--torture-seconds needs a number" \
 	"$TOP/scripts/run.sh" --torture-seconds 1e3
 expect_failure too-many-torture-seconds "--torture-seconds needs a number" \

@@ -34,7 +34,7 @@ known_kernels() {
 load_kernel() {
 	local conf="$TOP/scripts/kernel/$1.conf"
 
-	[ -f "$conf" ] || die "unknown kernel '$1' (known: $(known_kernels | tr '\n' ' '))"
+	[ -f "$conf" ] || die "unknown kernel '$1' (known: $(known_kernels | paste -sd' '))"
 	# shellcheck source=kernel/7.3.conf
 	. "$conf"
 	KERNEL=$1
@@ -48,7 +48,7 @@ load_kernel() {
 load_arch() {
 	local conf="$TOP/scripts/arch/$1.conf"
 
-	[ -f "$conf" ] || die "unknown ARCH '$1' (known: $(known_arches | tr '\n' ' '))"
+	[ -f "$conf" ] || die "unknown ARCH '$1' (known: $(known_arches | paste -sd' '))"
 	# shellcheck source=arch/x86_64.conf
 	. "$conf"
 	ARCH_NAME=$1

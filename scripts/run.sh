@@ -42,7 +42,7 @@ unset ARCH
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--arch) arches=${2:?--arch needs a value}; shift 2 ;;
-	--kernel) load_kernel "${2:?--kernel needs a value: $(known_kernels | tr '\n' ' ')}"; shift 2 ;;
+	--kernel) load_kernel "${2:?--kernel needs a value: one of $(known_kernels | paste -sd' ')}"; shift 2 ;;
 	--kernel-tree) kernel_tree=${2:?--kernel-tree needs a value}; shift 2 ;;
 	--out) out=${2:?--out needs a value}; shift 2 ;;
 	--debug) variant=-debug; shift ;;
