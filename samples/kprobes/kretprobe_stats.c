@@ -8,7 +8,7 @@
  * how many calls the kretprobe missed because all of its instances were in
  * use (see maxactive in Documentation/trace/kprobes.rst).
  *
- *   insmod kretprobe_stats.ko funcs=do_sys_openat2,do_filp_open
+ *   insmod kretprobe_stats.ko funcs=do_sys_openat2:int,do_filp_open:errptr
  *   cat /sys/kernel/debug/kretprobe_stats/stats
  *   echo disable > /sys/kernel/debug/kretprobe_stats/control
  *   echo enable > /sys/kernel/debug/kretprobe_stats/control
@@ -27,9 +27,13 @@
  * - disable_kretprobe()/enable_kretprobe() at run time;
  * - nmissed, and the maxactive that bounds it.
  *
- * A return value in [-MAX_ERRNO, -1] counts as a failure, which fits
- * functions that return an int, a long or an ERR_PTR(). With
- * CONFIG_SYMBOLIC_ERRNAME the errors show by name (-ENOENT).
+ * How a function reports failure depends on its return type, which the
+ * return register does not tell: give it after the name, as in
+ * "do_sys_openat2:int". A value in [-MAX_ERRNO, -1] is a failure for
+ * "long" (the default) and "errptr" (ERR_PTR()); for "int" only the low
+ * 32 bits count, since a 64-bit CPU leaves an int's -ENOENT as
+ * 0x00000000fffffffe in a 64-bit register; for "ptr", NULL is a failure.
+ * With CONFIG_SYMBOLIC_ERRNAME the errors show by name (-ENOENT).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -58,7 +62,7 @@
 
 static char funcs[MAX_FUNCS * KSYM_NAME_LEN] = "do_sys_openat2";
 module_param_string(funcs, funcs, sizeof(funcs), 0444);
-MODULE_PARM_DESC(funcs, "Functions to probe, comma-separated (at most 8)");
+MODULE_PARM_DESC(funcs, "Functions to probe, comma-separated (at most 8), each as name[:int|long|ptr|errptr]");
 
 static int maxactive;
 module_param(maxactive, int, 0444);
@@ -83,9 +87,20 @@ struct func_stats {
 	u64 max_ns;
 };
 
+/* How a function's return value says it failed. */
+enum return_kind { RETURNS_LONG, RETURNS_INT, RETURNS_ERRPTR, RETURNS_PTR };
+
+static const char * const return_kinds[] = {
+	[RETURNS_LONG] = "long",
+	[RETURNS_INT] = "int",
+	[RETURNS_ERRPTR] = "errptr",
+	[RETURNS_PTR] = "ptr",
+};
+
 struct probed_func {
 	struct kretprobe rp;
 	char name[KSYM_NAME_LEN];
+	enum return_kind returns;
 	struct func_stats __percpu *stats;
 };
 
@@ -124,11 +139,24 @@ static int entry_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 NOKPROBE_SYMBOL(entry_handler);
 
+/*
+ * The error of a call that returned @retval: 0 for a success, the errno
+ * for a failure, and -1 for a NULL pointer.
+ */
+static long call_error(enum return_kind returns, unsigned long retval)
+{
+	if (returns == RETURNS_PTR)
+		return retval ? 0 : -1;
+	if (returns == RETURNS_INT)
+		retval = (long)(int)retval;
+	return IS_ERR_VALUE(retval) ? -(long)retval : 0;
+}
+
 static int return_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct probed_func *func = container_of(get_kretprobe(ri), struct probed_func, rp);
 	struct call_data *data = (struct call_data *)ri->data;
-	unsigned long retval = regs_return_value(regs);
+	long err = call_error(func->returns, regs_return_value(regs));
 	/* A call that slept may return on a CPU whose clock lags a little. */
 	u64 now = local_clock();
 	u64 delta = now > data->start_ns ? now - data->start_ns : 0;
@@ -145,15 +173,18 @@ static int return_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 	stats->min_ns = min(stats->min_ns, delta);
 	stats->max_ns = max(stats->max_ns, delta);
 
-	if (IS_ERR_VALUE(retval)) {
-		long err = -(long)retval;
-
+	if (err) {
 		stats->failures++;
-		stats->errnos[err < NR_ERRNOS ? err : 0]++;
-		if (log_failures)
+		if (err > 0)
+			stats->errnos[err < NR_ERRNOS ? err : 0]++;
+		if (log_failures && err > 0)
 			pr_info_ratelimited("%s(0x%lx, 0x%lx, 0x%lx) = %pe in %llu ns\n",
 					    func->name, data->args[0], data->args[1],
-					    data->args[2], (void *)retval, delta);
+					    data->args[2], ERR_PTR(-err), delta);
+		else if (log_failures)
+			pr_info_ratelimited("%s(0x%lx, 0x%lx, 0x%lx) = NULL in %llu ns\n",
+					    func->name, data->args[0], data->args[1],
+					    data->args[2], delta);
 	}
 	return 0;
 }
@@ -196,21 +227,22 @@ static void sum_stats(struct probed_func *func, struct func_stats *sum)
 
 static int stats_show(struct seq_file *m, void *v)
 {
-	struct func_stats *sum;
+	/*
+	 * Too big for the stack with the histogram and the errno table;
+	 * control_lock serializes its users.
+	 */
+	static struct func_stats sum_buf;
+	struct func_stats *sum = &sum_buf;
 	int i, j;
-
-	/* Too big for the stack with the histogram and the errno table. */
-	sum = kmalloc(sizeof(*sum), GFP_KERNEL);
-	if (!sum)
-		return -ENOMEM;
 
 	mutex_lock(&control_lock);
 	for (i = 0; i < nr_probed; i++) {
 		struct probed_func *func = &probed[i];
 
 		sum_stats(func, sum);
-		seq_printf(m, "%s: %s, maxactive %d\n", func->name,
-			   probes_enabled ? "enabled" : "disabled", func->rp.maxactive);
+		seq_printf(m, "%s: %s, maxactive %d, returns %s\n", func->name,
+			   probes_enabled ? "enabled" : "disabled", func->rp.maxactive,
+			   return_kinds[func->returns]);
 		seq_printf(m, "  calls %lu ok %lu failed %lu (%lu%%) missed %d\n",
 			   sum->calls, sum->calls - sum->failures, sum->failures,
 			   sum->calls ? sum->failures * 100 / sum->calls : 0,
@@ -231,7 +263,6 @@ static int stats_show(struct seq_file *m, void *v)
 					   sum->buckets[j]);
 	}
 	mutex_unlock(&control_lock);
-	kfree(sum);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(stats);
@@ -326,17 +357,25 @@ static int find_probed(const char *name)
 /* Fills probed[] from the funcs parameter, which stays as it was given. */
 static int parse_funcs(void)
 {
-	char *copy, *list, *name;
-	int ret = 0;
+	char *copy, *list, *name, *kind;
+	int returns, ret = 0;
 
 	copy = kstrdup(funcs, GFP_KERNEL);
 	if (!copy)
 		return -ENOMEM;
 	list = copy;
 	while ((name = strsep(&list, ",")) != NULL) {
+		kind = strchr(name, ':');
+		if (kind)
+			*kind++ = '\0';
 		name = strim(name);
-		if (!*name)
+		if (!*name && !kind)
 			continue;
+		if (!*name) {
+			pr_err("funcs: \":%s\" without a function name\n", kind);
+			ret = -EINVAL;
+			break;
+		}
 		if (nr_probed == MAX_FUNCS) {
 			pr_err("funcs: more than %d functions\n", MAX_FUNCS);
 			ret = -E2BIG;
@@ -352,7 +391,15 @@ static int parse_funcs(void)
 			ret = -EINVAL;
 			break;
 		}
-		nr_probed++;
+		returns = kind ? match_string(return_kinds, ARRAY_SIZE(return_kinds), strim(kind)) :
+				 RETURNS_LONG;
+		if (returns < 0) {
+			pr_err("funcs: %s returns int, long, ptr or errptr, not \"%s\"\n",
+			       name, kind);
+			ret = -EINVAL;
+			break;
+		}
+		probed[nr_probed++].returns = returns;
 	}
 	kfree(copy);
 	if (!ret && !nr_probed) {
