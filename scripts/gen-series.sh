@@ -120,6 +120,20 @@ for name in "${patches[@]}"; do
 	git -C "$tree" commit -q -F "$(series_file "$name.msg")"
 done
 
+# Files that grow from patch to patch come from .diff hunks
+# (scripts/split-selftests.sh): the tip must hold the new files exactly as
+# they are here, and no others.
+for dir in selftests samples Documentation; do
+	[ -d "$tree/$(kernel_path "$dir/")" ] || continue
+	while read -r f; do
+		cmp -s "$TOP/$f" "$tree/$(kernel_path "$f")" ||
+			die "$KERNEL: the series' $(kernel_path "$f") is not $f: run scripts/split-selftests.sh"
+	done < <(source_files "$dir")
+done
+extra=$(cd "$tree/tools/testing" && find selftests/kprobes -type f 2>/dev/null |
+	while read -r f; do [ -e "$TOP/$f" ] || echo "$f"; done)
+[ -z "$extra" ] || die "$KERNEL: the series adds files that $TOP does not have: $extra"
+
 mkdir -p "$out"
 rm -f "$out"/*.patch
 prefix=$SERIES_SUBJECT_PREFIX${SERIES_NAME:+ $KERNEL.y}

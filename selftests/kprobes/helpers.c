@@ -92,36 +92,6 @@ bool find_in_kprobes_list(const char *needle, char *line, size_t size)
 	return found;
 }
 
-/* Opens the kernel log so that kmsg_find() sees only what comes next. */
-int kmsg_open_at_end(void)
-{
-	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-
-	if (fd >= 0)
-		lseek(fd, 0, SEEK_END);
-	return fd;
-}
-
-/* Reads the kernel log records logged since the last call. */
-bool kmsg_find(int kmsg, const char *needle)
-{
-	char record[2048];
-	bool found = false;
-	ssize_t len;
-
-	for (;;) {
-		len = read(kmsg, record, sizeof(record) - 1);
-		if (len < 0 && errno == EPIPE)
-			continue;	/* records were overwritten; go on */
-		if (len <= 0)
-			break;
-		record[len] = '\0';
-		if (strstr(record, needle))
-			found = true;
-	}
-	return found;
-}
-
 /* Test module @name is in test_modules/ next to this program. */
 int test_module_path(const char *name, char *path, size_t size)
 {
@@ -144,13 +114,4 @@ void sample_path(const char *name, char *path, size_t size)
 	uname(&uts);
 	snprintf(path, size, "/lib/modules/%s/kernel/samples/kprobes/%s.ko",
 		 uts.release, name);
-}
-
-/* Leaks kmemleak finds from now on are new ones (no-op without kmemleak). */
-void kmemleak_forget(void)
-{
-	if (access(KMEMLEAK, W_OK))
-		return;
-	write_file(KMEMLEAK, "scan");
-	write_file(KMEMLEAK, "clear");
 }

@@ -8,17 +8,13 @@
 
 #define DEBUGFS		"/sys/kernel/debug"
 #define KPROBES_LIST	DEBUGFS "/kprobes/list"
-#define KMEMLEAK	DEBUGFS "/kmemleak"
 
 int load_module(const char *path, const char *params);
 int unload_module(const char *name);
 int write_file(const char *path, const char *text);
 int read_file(const char *path, char *buf, size_t size);
 bool find_in_kprobes_list(const char *needle, char *line, size_t size);
-int kmsg_open_at_end(void);
-bool kmsg_find(int kmsg, const char *needle);
 int test_module_path(const char *name, char *path, size_t size);
 void sample_path(const char *name, char *path, size_t size);
-void kmemleak_forget(void);
 
 #endif

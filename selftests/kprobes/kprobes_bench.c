@@ -19,7 +19,6 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,16 +54,12 @@ static const struct {
 static double median_ns[NR_CONFIGS];
 static char saved_optimization[8];
 
-static __attribute__((format(printf, 1, 2))) int command(const char *fmt, ...)
-{
-	char cmd[128];
-	va_list args;
-
-	va_start(args, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, args);
-	va_end(args);
-	return write_file(BENCH_RUN, cmd);
-}
+/* Writes a command, formatted as by printf(), to the module's run file. */
+#define command(...) ({						\
+	char __cmd[128];					\
+	snprintf(__cmd, sizeof(__cmd), __VA_ARGS__);		\
+	write_file(BENCH_RUN, __cmd);				\
+})
 
 static void set_optimization(const char *value)
 {

@@ -21,6 +21,36 @@
 #include "../kselftest_harness.h"
 #include "helpers.h"
 
+/* Opens the kernel log so that kmsg_find() sees only what comes next. */
+static int kmsg_open_at_end(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd >= 0)
+		lseek(fd, 0, SEEK_END);
+	return fd;
+}
+
+/* Reads the kernel log records logged since the last call. */
+static bool kmsg_find(int kmsg, const char *needle)
+{
+	char record[2048];
+	bool found = false;
+	ssize_t len;
+
+	for (;;) {
+		len = read(kmsg, record, sizeof(record) - 1);
+		if (len < 0 && errno == EPIPE)
+			continue;	/* records were overwritten; go on */
+		if (len <= 0)
+			break;
+		record[len] = '\0';
+		if (strstr(record, needle))
+			found = true;
+	}
+	return found;
+}
+
 FIXTURE(sample) {
 	const char *loaded;
 	int kmsg;
@@ -188,7 +218,7 @@ TEST_F(sample, kretprobe_stats)
 	struct func_stats before, after, frozen, resumed;
 	char line[512];
 
-	if (!load_sample(_metadata, "kretprobe_stats", "funcs=" STATS_FUNC))
+	if (!load_sample(_metadata, "kretprobe_stats", "funcs=" STATS_FUNC ":int"))
 		return;
 	self->loaded = "kretprobe_stats";
 	ASSERT_TRUE(find_in_kprobes_list("  r  " STATS_FUNC "+0x0", line, sizeof(line)));
@@ -249,7 +279,7 @@ TEST_F(sample, kretprobe_stats_bad_input)
 	char state[32];
 	int i, ret;
 
-	if (!load_sample(_metadata, "kretprobe_stats", "funcs=" STATS_FUNC))
+	if (!load_sample(_metadata, "kretprobe_stats", "funcs=" STATS_FUNC ":int"))
 		return;
 	self->loaded = "kretprobe_stats";
 	open_times("/kprobes-selftest-no-such-file", 3);
@@ -312,6 +342,8 @@ TEST_F(sample, kretprobe_stats_bad_params)
 		{ "funcs=" BLACKLISTED_FUNC, -EINVAL },
 		{ "funcs=a,b,c,d,e,f,g,h,i", -E2BIG },
 		{ "funcs=" STATS_FUNC "," STATS_FUNC, -EINVAL },
+		{ "funcs=" STATS_FUNC ":float", -EINVAL },
+		{ "funcs=:int", -EINVAL },
 		{ "funcs=" STATS_FUNC "+0x10", -ENOENT },
 		{ "funcs=" STATS_FUNC "\x01", -ENOENT },
 		{ "maxactive=-1", -EINVAL },

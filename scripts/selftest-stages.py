@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Growing files of the kprobes selftest series: which part adds each line.
+
+Each growing file is tagged line by line (default part 1). Stage k of a
+file is the lines of parts <= k; the last stage is the file in
+selftests/kprobes as it is. Writes the hunks of each part on those files
+to OUT/<part>.diff (git diff format, kernel paths).
+Usage: stages.py REPO OUTDIR
+"""
+import os, subprocess, sys, tempfile
+
+repo, outdir = sys.argv[1], sys.argv[2]
+K = 'selftests/kprobes/'
+NPARTS = 14
+
+# file -> list of (part, first line (exact), number of lines)
+TAGS = {
+ 'Makefile': [
+  (2, 'CFLAGS += -Wall -O2 $(KHDR_INCLUDES)', 3),
+  (6, 'TEST_GEN_PROGS += test_debugfs', 1),
+  (7, 'TEST_GEN_PROGS += test_unloaded', 1),
+  (8, 'TEST_GEN_PROGS += test_optprobe', 1),
+  (10, 'TEST_GEN_PROGS += test_torture', 1),
+  (12, 'TEST_GEN_PROGS += test_bench', 1),
+  (14, 'TEST_GEN_PROGS += test_samples', 1),
+  (12, '# Run by hand, by a soak job or a benchmark run: see their headers.', 2),
+  (13, 'TEST_GEN_PROGS_EXTENDED += kprobes_soak', 1),
+  (2, '$(TEST_GEN_PROGS) $(TEST_GEN_PROGS_EXTENDED): helpers.c', 1),
+  (2, '', -1),
+ ],
+ '.gitignore': [
+  (2, '# SPDX-License-Identifier: GPL-2.0-only', 2),
+  (6, 'test_debugfs', 1), (7, 'test_unloaded', 1), (8, 'test_optprobe', 1),
+  (10, 'test_torture', 1), (12, 'test_bench', 1), (14, 'test_samples', 1),
+  (12, 'kprobes_bench', 1), (13, 'kprobes_soak', 1),
+ ],
+ 'test_modules/Makefile': [
+  (3, 'kprobes_selftest-y += kst_offset.o', 1),
+  (4, 'kprobes_selftest-y += kst_kretprobe.o', 1),
+  (5, 'kprobes_selftest-y += kst_errors.o kst_batch.o', 1),
+  (6, 'kprobes_selftest-y += kst_enable.o kst_hold.o kst_blacklist.o', 1),
+  (7, 'kprobes_selftest-y += kst_gone.o', 1),
+  (8, 'kprobes_selftest-y += kst_optprobe.o', 1),
+  (7, 'obj-m += kprobes_selftest_target.o', 1),
+  (9, 'obj-m += kprobes_torture.o', 1),
+  (11, 'obj-m += kprobes_bench.o', 1),
+ ],
+ 'test_modules/kst_cases.h': [
+  (3, 'KST_CASE(kprobe_symbol_offset);', 1),
+  (3, 'KST_CASE(kprobe_core_kernel_offset);', 1),
+  (4, 'KST_CASE(kretprobe_by_symbol);', 4),
+  (5, 'KST_CASE(err_symbol_and_addr);', 2),
+  (3, 'KST_CASE(err_bad_offset);', 2),
+  (5, 'KST_CASE(err_kretprobe_data_size);', 7),
+  (6, 'KST_CASE(disable_enable);', 4),
+  (4, 'KST_CASE(maxactive_exhausted);', 3),
+ ],
+ 'test_modules/kst_steps.h': [
+  (6, '/* kst_hold.c: probes held for kprobes/list and kprobes/enabled. */', 10),
+  (7, '/* kst_gone.c: a probe on kprobes_selftest_target.ko, which goes away. */', 5),
+  (8, '/* kst_optprobe.c: optimized probes caught before the optimizer runs. */', 7),
+ ],
+ 'README': [
+  (2, 'kprobes selftests', 10000),
+  (6, '  test_debugfs   the "kprobes.*" cases that check what user space sees in', 4),
+  (7, '  test_unloaded  kprobes.probe_on_unloaded_module: a probe on', 3),
+  (8, '  test_optprobe  the "optprobe.*" cases catch an optimized kprobe before', 4),
+  (10, '  test_torture   the "torture.*" cases load test_modules/kprobes_torture.ko:', 6),
+  (12, '  test_bench     bad input to test_modules/kprobes_bench.ko, the module of', 2),
+  (14, '  test_samples   loads samples/kprobes/*.ko from /lib/modules/$(uname -r)', 3),
+  (12, 'Installed, but not run by default:', 2),
+  (13, '  kprobes_soak begin [CYCLES]; <run the suite>; kprobes_soak end', 5),
+  (12, '  kprobes_bench [-c CALLS] [-b N,...]', 5),
+ ],
+}
+
+def tagged(path):
+    lines = open(os.path.join(repo, K, path)).read().split('\n')
+    tags = [1] * len(lines)
+    for part, first, n in TAGS[path]:
+        if n == -1:
+            # the blank line before the line tagged just before
+            i = lines.index(prev) - 1
+            assert lines[i] == '', (path, lines[i])
+            tags[i] = part
+            continue
+        i = lines.index(first)
+        prev = first
+        for j in range(i, min(i + n, len(lines))):
+            tags[j] = part
+    return lines, tags
+
+def stage(path, k):
+    lines, tags = tagged(path)
+    kept = [l for l, t in zip(lines, tags) if t <= k]
+    if not kept or kept == ['']:
+        return None
+    return '\n'.join(kept)
+
+os.makedirs(outdir, exist_ok=True)
+with tempfile.TemporaryDirectory() as tmp:
+    for k in range(1, NPARTS + 1):
+        out = []
+        for path in TAGS:
+            kpath = 'tools/testing/' + K + path
+            new = stage(path, k)
+            old = stage(path, k - 1) if k > 1 else None
+            if old == new:
+                continue
+            assert new is not None, (path, k)
+            a, b = os.path.join(tmp, 'a'), os.path.join(tmp, 'b')
+            for f, text in ((a, old), (b, new)):
+                if os.path.exists(f):
+                    os.remove(f)
+                if text is not None:
+                    open(f, 'w').write(text)
+            args = ['git', 'diff', '--no-index', '--no-prefix', '--',
+                    a if old is not None else '/dev/null', b]
+            d = subprocess.run(args, capture_output=True, text=True).stdout
+            d = d.split('\n')
+            # rewrite the headers to kernel paths
+            res = []
+            for l in d:
+                if l.startswith('diff --git'):
+                    l = 'diff --git a/%s b/%s' % (kpath, kpath)
+                elif l.startswith('--- '):
+                    l = '--- /dev/null' if old is None else '--- a/' + kpath
+                elif l.startswith('+++ '):
+                    l = '+++ b/' + kpath
+                elif l.startswith('index '):
+                    continue
+                res.append(l)
+            out.append('\n'.join(res).rstrip('\n') + '\n')
+        open(os.path.join(outdir, '%d.diff' % k), 'w').write(''.join(out))
+    # the last stage must be the file as it is
+    for path in TAGS:
+        assert stage(path, NPARTS) == open(os.path.join(repo, K, path)).read(), path
+print('ok')

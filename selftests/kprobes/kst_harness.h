@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the drivers of the kprobes selftests share: loading the test
+ * modules, running a case or step of kprobes_selftest.ko and reading its
+ * verdict, and the set-up and teardown that leave kprobes as they were.
+ * Include after ../kselftest_harness.h.
+ */
+#ifndef KST_HARNESS_H
+#define KST_HARNESS_H
+
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "helpers.h"
+
+#define TEST_MODULE	"kprobes_selftest"
+#define TARGET_MODULE	"kprobes_selftest_target"
+#define MODULE_DEBUGFS	DEBUGFS "/" TEST_MODULE
+#define KPROBES_ENABLED	DEBUGFS "/kprobes/enabled"
+/* kprobes/list prints "<addr>  k  <sym>+0x<off>  <module> [FLAGS]" */
+#define LISTED_IN(module) "  " module " "
+
+static inline int load_test_module(const char *name, const char *params)
+{
+	char path[PATH_MAX + 64];
+	int ret;
+
+	ret = test_module_path(name, path, sizeof(path));
+	return ret ?: load_module(path, params);
+}
+
+/* Runs @command ("<case> [arg]") and returns the module's verdict line. */
+static inline void run_command(struct __test_metadata *_metadata, const char *command,
+			       char *verdict, size_t size)
+{
+	char result[512];
+	size_t name_len = strcspn(command, " ");
+	int ret;
+
+	ret = write_file(MODULE_DEBUGFS "/run", command);
+	ASSERT_EQ(0, ret) TH_LOG("running \"%s\": %s", command, strerror(-ret));
+	ret = read_file(MODULE_DEBUGFS "/result", result, sizeof(result));
+	ASSERT_LT(0, ret) TH_LOG("reading the result: %s", strerror(-ret));
+	result[strcspn(result, "\n")] = '\0';
+	ASSERT_TRUE(!strncmp(result, command, name_len) && result[name_len] == ' ')
+		TH_LOG("result is for another case: %s", result);
+	snprintf(verdict, size, "%s", result + name_len + 1);
+}
+
+/* Runs a case or step that must pass; a skip skips the test. */
+static inline void run_case(struct __test_metadata *_metadata, const char *command)
+{
+	char verdict[512];
+
+	run_command(_metadata, command, verdict, sizeof(verdict));
+	if (!strncmp(verdict, "skip: ", 6))
+		SKIP(return, "%s", verdict + 6);
+	ASSERT_STREQ("pass", verdict) TH_LOG("%s: %s", command, verdict);
+}
+
+static inline void setup_kprobes(struct __test_metadata *_metadata, char *knob, size_t size)
+{
+	int ret;
+
+	ret = read_file(KPROBES_ENABLED, knob, size);
+	ASSERT_LT(0, ret) TH_LOG("%s: %s", KPROBES_ENABLED, strerror(-ret));
+	ret = load_test_module(TEST_MODULE, "");
+	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TEST_MODULE, strerror(-ret));
+}
+
+/* Unloads @name if the test loaded it; no probe of it may be left. */
+static inline void teardown_own_module(struct __test_metadata *_metadata, const char *name,
+				       bool loaded)
+{
+	char needle[64], line[512];
+	int ret;
+
+	if (loaded) {
+		ret = unload_module(name);
+		EXPECT_EQ(0, ret) TH_LOG("unloading %s: %s", name, strerror(-ret));
+	}
+	snprintf(needle, sizeof(needle), LISTED_IN("%s"), name);
+	EXPECT_FALSE(find_in_kprobes_list(needle, line, sizeof(line)))
+		TH_LOG("probe left registered: %s", line);
+}
+
+/*
+ * Whatever the case did, leave kprobes as we found them: no probe held,
+ * the global knob restored, the target module unloaded if a case loaded
+ * it.
+ */
+static inline void teardown_kprobes(struct __test_metadata *_metadata, const char *knob)
+{
+	write_file(MODULE_DEBUGFS "/run", "release");
+	write_file(KPROBES_ENABLED, knob);
+	unload_module(TARGET_MODULE);
+	teardown_own_module(_metadata, TEST_MODULE, true);
+}
+
+/*
+ * Skips the whole program unless run as root with kprobes and debugfs,
+ * and unless test module @name is there: loaded and unloaded when @load,
+ * only found otherwise (a module that does its work at load).
+ */
+static inline void skip_unless_ready(const char *name, bool load)
+{
+	char path[PATH_MAX + 64];
+	int ret;
+
+	if (geteuid())
+		ksft_exit_skip("the kprobes selftests must be run as root\n");
+	if (access(KPROBES_LIST, R_OK))
+		ksft_exit_skip("%s: %s (needs CONFIG_KPROBES and debugfs mounted)\n",
+			       KPROBES_LIST, strerror(errno));
+
+	ret = test_module_path(name, path, sizeof(path));
+	if (!ret && load)
+		ret = load_module(path, "");
+	else if (!ret && access(path, R_OK))
+		ret = -errno;
+	if (ret)
+		ksft_exit_skip("cannot load test_modules/%s.ko: %s\n", name, strerror(-ret));
+	if (load)
+		unload_module(name);
+}
+
+#endif /* KST_HARNESS_H */

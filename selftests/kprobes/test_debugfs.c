@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_debugfs - what user space sees of probes in /sys/kernel/debug/kprobes
+ *
+ * Steps of test_modules/kprobes_selftest.ko hold probes registered while
+ * this program checks kprobes/list ([DISABLED]), kprobes/enabled (the
+ * global knob) and kprobes/blacklist; it also feeds bad input to the
+ * module's own debugfs files. After every test no probe of the test
+ * module may be left in kprobes/list, and the global knob is restored.
+ */
+#include <ctype.h>
+
+#include "../kselftest_harness.h"
+#include "kst_harness.h"
+
+#define KPROBES_BLACKLIST DEBUGFS "/kprobes/blacklist"
+
+static void read_hits(struct __test_metadata *_metadata, int hits[2])
+{
+	char buf[64];
+	int n;
+
+	ASSERT_LT(0, read_file(MODULE_DEBUGFS "/hits", buf, sizeof(buf)));
+	n = sscanf(buf, "%d %d", &hits[0], &hits[1]);
+	ASSERT_EQ(2, n) TH_LOG("hits: %s", buf);
+}
+
+/* The cases that check from user space what kprobes show of a probe. */
+FIXTURE(kprobes) {
+	char knob[8];
+};
+
+FIXTURE_SETUP(kprobes)
+{
+	setup_kprobes(_metadata, self->knob, sizeof(self->knob));
+}
+
+FIXTURE_TEARDOWN(kprobes)
+{
+	teardown_kprobes(_metadata, self->knob);
+}
+
+/* A held probe is listed while registered, with [DISABLED] when it is. */
+TEST_F(kprobes, list_shows_probes)
+{
+	char line[512];
+
+	run_case(_metadata, "hold_kprobe");
+	ASSERT_TRUE(find_in_kprobes_list("k  kst_target+0x0" LISTED_IN(TEST_MODULE),
+					 line, sizeof(line)))
+		TH_LOG("the registered probe is not in " KPROBES_LIST);
+	EXPECT_EQ(NULL, strstr(line, "[DISABLED]")) TH_LOG("%s", line);
+
+	run_case(_metadata, "hold_kprobe_disabled");
+	EXPECT_TRUE(find_in_kprobes_list("[DISABLED]", line, sizeof(line)))
+		TH_LOG("no [DISABLED] probe in " KPROBES_LIST);
+
+	run_case(_metadata, "release");
+	EXPECT_FALSE(find_in_kprobes_list(LISTED_IN(TEST_MODULE), line, sizeof(line)))
+		TH_LOG("still listed after release: %s", line);
+}
+
+/* kprobes/enabled: 0 stops every probe, 1 restores the enabled ones. */
+TEST_F(kprobes, global_enable_knob)
+{
+	char knob[8];
+	int hits[2];
+
+	run_case(_metadata, "hold_kprobe");
+	run_case(_metadata, "hold_kprobe_disabled");
+
+	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "0"));
+	ASSERT_LT(0, read_file(KPROBES_ENABLED, knob, sizeof(knob)));
+	EXPECT_EQ('0', knob[0]);
+	run_case(_metadata, "call_target");
+	read_hits(_metadata, hits);
+	EXPECT_EQ(0, hits[0]) TH_LOG("a probe fired while kprobes were disabled");
+
+	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "1"));
+	run_case(_metadata, "call_target");
+	read_hits(_metadata, hits);
+	EXPECT_EQ(1, hits[0]) TH_LOG("the probe did not fire after re-enabling");
+	EXPECT_EQ(0, hits[1]) TH_LOG("re-enabling kprobes enabled a disabled probe");
+}
+
+/* The module's NOKPROBE_SYMBOL() function is listed and refused. */
+TEST_F(kprobes, blacklist_module_function)
+{
+	char line[512];
+	FILE *list;
+	int found = 0, neighbour = 0;
+
+	list = fopen(KPROBES_BLACKLIST, "r");
+	ASSERT_NE(NULL, list) TH_LOG("%s: %s", KPROBES_BLACKLIST, strerror(errno));
+	while (fgets(line, sizeof(line), list)) {
+		found += !!strstr(line, "\tkst_blacklisted [" TEST_MODULE "]");
+		neighbour += !!strstr(line, "\tkst_neighbour [");
+	}
+	fclose(list);
+	EXPECT_EQ(1, found) TH_LOG("kst_blacklisted is not in " KPROBES_BLACKLIST);
+	EXPECT_EQ(0, neighbour) TH_LOG("kst_neighbour is in " KPROBES_BLACKLIST);
+
+	run_case(_metadata, "blacklisted_module_function");
+}
+
+/*
+ * Several core-kernel entries of the blacklist, picked at run time among
+ * those whose name is a single function in /proc/kallsyms.
+ */
+static int kallsyms_count(const char *name)
+{
+	char line[512], sym[256], type;
+	int count = 0;
+	FILE *syms = fopen("/proc/kallsyms", "r");
+
+	if (!syms)
+		return -1;
+	while (fgets(line, sizeof(line), syms))
+		if (sscanf(line, "%*s %c %255s", &type, sym) == 2 &&
+		    tolower(type) == 't' && !strcmp(sym, name))
+			count++;
+	fclose(syms);
+	return count;
+}
+
+TEST_F(kprobes, blacklist_core_functions)
+{
+	char line[512], name[256], command[300];
+	int tried = 0, entries = 0;
+	FILE *list;
+
+	list = fopen(KPROBES_BLACKLIST, "r");
+	ASSERT_NE(NULL, list) TH_LOG("%s: %s", KPROBES_BLACKLIST, strerror(errno));
+	while (tried < 5 && fgets(line, sizeof(line), list)) {
+		/* "0x<start>-0x<end>\t<symbol>"; module entries end in "]" */
+		if (sscanf(line, "%*s %255s", name) != 1 || strchr(line, '[') ||
+		    strchr(name, '.') || entries++ % 7)
+			continue;
+		if (kallsyms_count(name) != 1)
+			continue;
+		snprintf(command, sizeof(command), "blacklisted_symbol %s", name);
+		TH_LOG("refused: %s", name);
+		run_case(_metadata, command);
+		tried++;
+	}
+	fclose(list);
+	EXPECT_LE(3, tried) TH_LOG("only %d usable entries in " KPROBES_BLACKLIST, tried);
+}
+
+/* Bad input to the test module changes nothing and says so. */
+TEST_F(kprobes, module_rejects_bad_input)
+{
+	static const char * const bad[] = {
+		"", "\n", "   ", "\t\n", "no_such_case", "kprobe_by_symbolx",
+		"KPROBE_BY_SYMBOL", "kprobe_by_symbol\x01", "\xff\xfe", "-1",
+		"99999999999999999999", "kprobe_by_symbol extra", "release now",
+		"blacklisted_symbol", "blacklisted_symbol  ",
+		"blacklisted_symbol kprobes_selftest_no_such_symbol",
+		"blacklisted_symbol -1",
+	};
+	char before[512], after[512], hits_before[64], hits_after[64];
+	char overlong[4096], long_symbol[400], line[512];
+	int i, ret;
+
+	run_case(_metadata, "call_target");
+	ASSERT_LT(0, read_file(MODULE_DEBUGFS "/result", before, sizeof(before)));
+	ASSERT_LT(0, read_file(MODULE_DEBUGFS "/hits", hits_before, sizeof(hits_before)));
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		ret = write_file(MODULE_DEBUGFS "/run", bad[i]);
+		EXPECT_EQ(-EINVAL, ret) TH_LOG("\"%s\": %s", bad[i], strerror(-ret));
+	}
+	/* Fits the module's buffer, but names no symbol. */
+	snprintf(long_symbol, sizeof(long_symbol), "blacklisted_symbol %0*d",
+		 (int)sizeof(long_symbol) - 21, 0);
+	ret = write_file(MODULE_DEBUGFS "/run", long_symbol);
+	EXPECT_EQ(-EINVAL, ret) TH_LOG("%zu bytes: %s", strlen(long_symbol), strerror(-ret));
+	memset(overlong, 'a', sizeof(overlong) - 1);
+	overlong[sizeof(overlong) - 1] = '\0';
+	ret = write_file(MODULE_DEBUGFS "/run", overlong);
+	EXPECT_EQ(-EINVAL, ret) TH_LOG("%zu bytes: %s", strlen(overlong), strerror(-ret));
+
+	ASSERT_LT(0, read_file(MODULE_DEBUGFS "/result", after, sizeof(after)));
+	EXPECT_STREQ(before, after) TH_LOG("bad input changed the result");
+	ASSERT_LT(0, read_file(MODULE_DEBUGFS "/hits", hits_after, sizeof(hits_after)));
+	EXPECT_STREQ(hits_before, hits_after) TH_LOG("bad input changed the hits");
+	EXPECT_FALSE(find_in_kprobes_list(LISTED_IN(TEST_MODULE), line, sizeof(line)))
+		TH_LOG("bad input left a probe: %s", line);
+}
+
+int main(int argc, char **argv)
+{
+	skip_unless_ready(TEST_MODULE, true);
+	return test_harness_run(argc, argv);
+}

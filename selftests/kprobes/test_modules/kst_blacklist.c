@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kst_blacklist.c - steps that check the blacklist: the module's own
+ * NOKPROBE_SYMBOL() function, and core-kernel entries named by user space
+ */
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+
+#include "kprobes_selftest.h"
+
+/*
+ * Must never be probed: the blacklist cases check that it cannot be.
+ * NOKPROBE_SYMBOL() keeps it although nothing calls it.
+ */
+static noinline int kst_blacklisted(int value)
+{
+	return value * 2;
+}
+
+NOKPROBE_SYMBOL(kst_blacklisted);
+
+static noinline int kst_neighbour(int value)
+{
+	return value * 3;
+}
+
+/* The module's NOKPROBE_SYMBOL function is refused, its neighbour is not. */
+int step_blacklisted_module_function(const char *arg)
+{
+	struct kprobe kp = { .pre_handler = kst_pre_handler };
+	struct kretprobe rp = { .handler = kst_ret_handler };
+	int k_ret, r_ret, n_ret, hits;
+
+	kst_reset_counts();
+	kst_init_kprobe(&kp, "kst_blacklisted", 0);
+	kst_init_kprobe(&rp.kp, "kst_blacklisted", 0);
+	k_ret = register_kprobe(&kp);
+	if (!k_ret)
+		unregister_kprobe(&kp);
+	r_ret = register_kretprobe(&rp);
+	if (!r_ret)
+		unregister_kretprobe(&rp);
+
+	kst_init_kprobe(&kp, "kst_neighbour", 0);
+	n_ret = register_kprobe(&kp);
+	kst_call(kst_neighbour, 1);
+	hits = atomic_read(&pre_hits);
+	if (!n_ret)
+		unregister_kprobe(&kp);
+
+	if (k_ret != -EINVAL || r_ret != -EINVAL)
+		return kst_fail("kst_blacklisted: kprobe %d, kretprobe %d, expected %d",
+				k_ret, r_ret, -EINVAL);
+	if (n_ret || hits != 1)
+		return kst_fail("kst_neighbour: register %d, %d hits (expected 0, 1)",
+				n_ret, hits);
+	return 0;
+}
+
+/* A blacklisted core-kernel function, named by user space. */
+int step_blacklisted_symbol(const char *symbol)
+{
+	struct kprobe kp = { .pre_handler = kst_pre_handler };
+	struct kretprobe rp = { .handler = kst_ret_handler };
+	int k_ret, r_ret;
+
+	if (!symbol || !*symbol)
+		return -EINVAL;
+	kst_init_kprobe(&kp, symbol, 0);
+	kst_init_kprobe(&rp.kp, symbol, 0);
+	k_ret = register_kprobe(&kp);
+	if (!k_ret)
+		unregister_kprobe(&kp);
+	r_ret = register_kretprobe(&rp);
+	if (!r_ret)
+		unregister_kretprobe(&rp);
+	/* No such symbol: a bad argument, not an outcome. */
+	if (k_ret == -ENOENT && r_ret == -ENOENT)
+		return -EINVAL;
+	if (k_ret != -EINVAL || r_ret != -EINVAL)
+		return kst_fail("%s: kprobe %d, kretprobe %d, expected %d",
+				symbol, k_ret, r_ret, -EINVAL);
+	return 0;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The cases of kprobes_selftest.ko, one line each: the only list of them.
+ * A case runs whole in the kernel and is an int case_<name>(void) that
+ * returns 0, kst_fail() or kst_skip(). The module builds its table of
+ * cases from this list, and test_kprobes.c one api.<name>.run test per
+ * case. Whoever includes this file defines KST_CASE(name) first.
+ */
+KST_CASE(kprobe_by_symbol);
+KST_CASE(kprobe_by_addr);
+KST_CASE(kprobe_symbol_offset);
+KST_CASE(kprobe_core_kernel);
+KST_CASE(kprobe_core_kernel_addr);
+KST_CASE(kprobe_core_kernel_offset);
+KST_CASE(kretprobe_by_symbol);
+KST_CASE(kretprobe_entry_data);
+KST_CASE(kretprobe_maxactive_default);
+KST_CASE(probes_same_addr);
+KST_CASE(err_symbol_and_addr);
+KST_CASE(err_unknown_symbol);
+KST_CASE(err_bad_offset);
+KST_CASE(err_kretprobe_offset);
+KST_CASE(err_kretprobe_data_size);
+KST_CASE(err_register_twice);
+KST_CASE(unregister_unregistered);
+KST_CASE(recursion_nmissed);
+KST_CASE(batch);
+KST_CASE(batch_rollback);
+KST_CASE(batch_num_invalid);
+KST_CASE(disable_enable);
+KST_CASE(register_disabled);
+KST_CASE(disable_one_of_two);
+KST_CASE(enable_unregistered);
+KST_CASE(maxactive_exhausted);
+KST_CASE(maxactive_enough);
+KST_CASE(maxactive_recursive);
+
+#undef KST_CASE

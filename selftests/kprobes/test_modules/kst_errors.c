@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kst_errors.c - the documented errors of register_*probe() (those of
+ * offsets are in kst_offset.c), registering twice, unregistering what is
+ * not registered, and a probe hit from a handler, counted in nmissed
+ */
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+
+#include "kprobes_selftest.h"
+
+static noinline long kst_target2(long value)
+{
+	return value + 1;
+}
+
+int case_err_symbol_and_addr(void)
+{
+	int ret;
+
+	kst_init_kprobe(&kst_kprobe, "kst_target", 0);
+	kst_kprobe.addr = (kprobe_opcode_t *)kst_target;
+	ret = register_kprobe(&kst_kprobe);
+	if (!ret)
+		unregister_kprobe(&kst_kprobe);
+	if (ret != -EINVAL)
+		return kst_fail("symbol_name and addr both set: %d, expected %d",
+				ret, -EINVAL);
+	return 0;
+}
+
+int case_err_unknown_symbol(void)
+{
+	int ret;
+
+	kst_init_kprobe(&kst_kprobe, "kst_no_such_function", 0);
+	ret = register_kprobe(&kst_kprobe);
+	if (!ret)
+		unregister_kprobe(&kst_kprobe);
+	if (ret != -ENOENT)
+		return kst_fail("unknown symbol: %d, expected %d", ret, -ENOENT);
+	return 0;
+}
+
+int case_err_kretprobe_data_size(void)
+{
+	struct kretprobe rp = {
+		.handler = kst_ret_handler,
+		.data_size = KRETPROBE_MAX_DATA_SIZE + 1,
+	};
+	int ret;
+
+	kst_init_kprobe(&rp.kp, "kst_target", 0);
+	ret = register_kretprobe(&rp);
+	if (!ret)
+		unregister_kretprobe(&rp);
+	if (ret != -E2BIG)
+		return kst_fail("data_size %d: %d, expected %d",
+				KRETPROBE_MAX_DATA_SIZE + 1, ret, -E2BIG);
+	return 0;
+}
+
+/* A second registration fails and leaves the first one working. */
+int case_err_register_twice(void)
+{
+	int ret, again, hits;
+
+	kst_reset_counts();
+	kst_init_kprobe(&kst_kprobe, "kst_target", 0);
+	ret = register_kprobe(&kst_kprobe);
+	if (ret)
+		return kst_fail("register_kprobe() returned %d", ret);
+	again = register_kprobe(&kst_kprobe);
+	kst_call(kst_target, 0);
+	hits = atomic_read(&pre_hits);
+	unregister_kprobe(&kst_kprobe);
+
+	if (again != -EINVAL)
+		return kst_fail("second register_kprobe(): %d, expected %d", again, -EINVAL);
+	if (hits != 1)
+		return kst_fail("after the second registration: %d hits, expected 1", hits);
+	return 0;
+}
+
+int case_unregister_unregistered(void)
+{
+	struct kprobe never = { .symbol_name = "kst_target" };
+	struct kretprobe never_ret = { .kp.symbol_name = "kst_target" };
+	int ret, hits;
+
+	kst_reset_counts();
+	kst_init_kprobe(&kst_kprobe, "kst_target", 0);
+	ret = register_kprobe(&kst_kprobe);
+	if (ret)
+		return kst_fail("register_kprobe() returned %d", ret);
+	unregister_kprobe(&never);
+	unregister_kretprobe(&never_ret);
+	kst_call(kst_target, 0);
+	hits = atomic_read(&pre_hits);
+	unregister_kprobe(&kst_kprobe);
+	/* Twice is as harmless as never. */
+	unregister_kprobe(&kst_kprobe);
+	kst_init_kprobe(&kst_kretprobe.kp, "kst_target", 0);
+	ret = register_kretprobe(&kst_kretprobe);
+	if (ret)
+		return kst_fail("register_kretprobe() returned %d", ret);
+	unregister_kretprobe(&kst_kretprobe);
+	unregister_kretprobe(&kst_kretprobe);
+
+	if (hits != 1)
+		return kst_fail("a registered probe stopped firing: %d hits", hits);
+	return 0;
+}
+
+/* The pre_handler of the first probe hits the second one. */
+static int kst_recursing_pre_handler(struct kprobe *kp, struct pt_regs *regs)
+{
+	kst_call(kst_target2, 0);
+	return 0;
+}
+
+int case_recursion_nmissed(void)
+{
+	struct kprobe outer = { .pre_handler = kst_recursing_pre_handler };
+	int ret, inner_hits;
+
+	kst_reset_counts();
+	kst_init_kprobe(&outer, "kst_target", 0);
+	kst_init_kprobe(&kst_kprobe2, "kst_target2", 0);
+	ret = register_kprobe(&kst_kprobe2);
+	if (ret)
+		return kst_fail("register_kprobe(kst_target2) returned %d", ret);
+	ret = register_kprobe(&outer);
+	if (ret) {
+		unregister_kprobe(&kst_kprobe2);
+		return kst_fail("register_kprobe(kst_target) returned %d", ret);
+	}
+	kst_call(kst_target, 0);
+	kst_call(kst_target, 0);
+	inner_hits = atomic_read(&pre_hits);
+	unregister_kprobe(&outer);
+	unregister_kprobe(&kst_kprobe2);
+
+	if (inner_hits || kst_kprobe2.nmissed != 2)
+		return kst_fail("hit from a handler: %d runs, nmissed %lu (expected 0, 2)",
+				inner_hits, kst_kprobe2.nmissed);
+	return 0;
+}

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kst_hold.c - probes that stay registered between steps, for what user
+ * space checks while they exist: [DISABLED] in kprobes/list and the
+ * global enable knob. "hits" reads how often each held probe fired:
+ * "<enabled probe> <disabled probe>".
+ */
+#include <linux/atomic.h>
+#include <linux/debugfs.h>
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/seq_file.h>
+
+#include "kprobes_selftest.h"
+
+enum { KST_HELD_ENABLED, KST_HELD_DISABLED, KST_NR_HELD };
+
+static atomic_t kst_held_hits[KST_NR_HELD];
+
+static int kst_held_pre_handler(struct kprobe *kp, struct pt_regs *regs);
+
+static struct kprobe kst_held[KST_NR_HELD] = {
+	[0 ... KST_NR_HELD - 1] = { .pre_handler = kst_held_pre_handler },
+};
+
+static bool kst_held_registered[KST_NR_HELD];
+
+static int kst_held_pre_handler(struct kprobe *kp, struct pt_regs *regs)
+{
+	atomic_inc(&kst_held_hits[kp - kst_held]);
+	return 0;
+}
+
+static int kst_hold(int which, const char *symbol, u32 flags)
+{
+	int ret;
+
+	if (kst_held_registered[which])
+		return kst_fail("already held");
+	atomic_set(&kst_held_hits[which], 0);
+	kst_init_kprobe(&kst_held[which], symbol, 0);
+	kst_held[which].flags = flags;
+	ret = register_kprobe(&kst_held[which]);
+	if (ret)
+		return kst_fail("register_kprobe(%s) returned %d", symbol, ret);
+	kst_held_registered[which] = true;
+	return 0;
+}
+
+int step_hold_kprobe(const char *arg)
+{
+	return kst_hold(KST_HELD_ENABLED, "kst_target", 0);
+}
+
+int step_hold_kprobe_disabled(const char *arg)
+{
+	return kst_hold(KST_HELD_DISABLED, "kst_target", KPROBE_FLAG_DISABLED);
+}
+
+int step_call_target(const char *arg)
+{
+	kst_call(kst_target, 0);
+	return 0;
+}
+
+void kst_hold_release(void)
+{
+	int i;
+
+	for (i = 0; i < KST_NR_HELD; i++) {
+		if (kst_held_registered[i])
+			unregister_kprobe(&kst_held[i]);
+		kst_held_registered[i] = false;
+	}
+}
+
+static int kst_hits_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	for (i = 0; i < KST_NR_HELD; i++)
+		seq_printf(m, "%s%d", i ? " " : "", atomic_read(&kst_held_hits[i]));
+	seq_putc(m, '\n');
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(kst_hits);
+
+void kst_hold_init(struct dentry *dir)
+{
+	debugfs_create_file("hits", 0400, dir, NULL, &kst_hits_fops);
+}

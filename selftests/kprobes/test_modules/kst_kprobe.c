@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kst_kprobe.c - kprobes by symbol and by address, on a function of the
+ * module and on a core-kernel function
+ */
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/kstrtox.h>
+
+#include "kprobes_selftest.h"
+
+/*
+ * Registers kst_kprobe on @addr or @symbol + @offset, calls @target and
+ * checks the handlers: once per call, none after unregistering, and the
+ * instruction pointer the pre_handler saw.
+ */
+int kst_check_kprobe_at(const char *symbol, void *addr, unsigned int offset,
+			long (*target)(long value))
+{
+	int calls, pre, post, ret;
+	unsigned long ip;
+
+	kst_reset_counts();
+	kst_init_kprobe(&kst_kprobe, symbol, offset);
+	kst_kprobe.addr = addr;
+	ret = register_kprobe(&kst_kprobe);
+	if (ret)
+		return kst_fail("register_kprobe(%s+%u) returned %d",
+				symbol ?: "addr", offset, ret);
+
+	calls = kst_call_values(target);
+	pre = atomic_read(&pre_hits);
+	post = atomic_read(&post_hits);
+	ip = ip_seen;
+	unregister_kprobe(&kst_kprobe);
+
+	kst_call(target, 0);
+
+	if (pre != calls || post != calls)
+		return kst_fail("%d calls: pre_handler ran %d times, post_handler %d times",
+				calls, pre, post);
+	if (atomic_read(&pre_hits) != pre || atomic_read(&post_hits) != post)
+		return kst_fail("handlers ran after unregister_kprobe()");
+	if (ip != kst_expected_ip(kst_kprobe.addr))
+		return kst_fail("pre_handler saw ip %pS, expected %pS",
+				(void *)ip, (void *)kst_expected_ip(kst_kprobe.addr));
+	return 0;
+}
+
+int case_kprobe_by_symbol(void)
+{
+	return kst_check_kprobe_at("kst_target", NULL, 0, kst_target);
+}
+
+int case_kprobe_by_addr(void)
+{
+	return kst_check_kprobe_at(NULL, kst_target, 0, kst_target);
+}
+
+/*
+ * A kprobe on kstrtoull(), a core-kernel function, by @symbol + @offset
+ * or by @addr: only this case's own calls are counted.
+ */
+int kst_check_core_kprobe(const char *symbol, void *addr, unsigned int offset)
+{
+	struct kprobe kp = { .pre_handler = kst_task_pre_handler };
+	unsigned long long value;
+	int i, hits, ret, failed = 0;
+	unsigned long ip;
+
+	kst_reset_counts();
+	kst_init_kprobe(&kp, symbol, offset);
+	kp.addr = addr;
+	ret = register_kprobe(&kp);
+	if (ret)
+		return kst_fail("register_kprobe(%s+%u) returned %d",
+				symbol ?: "kstrtoull", offset, ret);
+	for (i = 0; i < 5; i++)
+		failed |= kstrtoull("42", 10, &value);
+	hits = atomic_read(&pre_hits);
+	ip = ip_seen;
+	unregister_kprobe(&kp);
+	failed |= kstrtoull("42", 10, &value);
+
+	if (failed || value != 42)
+		return kst_fail("kstrtoull(\"42\") failed under a kprobe");
+	if (hits != 5)
+		return kst_fail("5 calls of kstrtoull: pre_handler ran %d times", hits);
+	if (atomic_read(&pre_hits) != hits)
+		return kst_fail("pre_handler ran after unregister_kprobe()");
+	if (ip != kst_expected_ip(kp.addr))
+		return kst_fail("pre_handler saw ip %pS, expected %pS",
+				(void *)ip, (void *)kst_expected_ip(kp.addr));
+	return 0;
+}
+
+int case_kprobe_core_kernel(void)
+{
+	return kst_check_core_kprobe("kstrtoull", NULL, 0);
+}
+
+int case_kprobe_core_kernel_addr(void)
+{
+	return kst_check_core_kprobe(NULL, kstrtoull, 0);
+}

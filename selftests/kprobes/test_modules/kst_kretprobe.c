@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kst_kretprobe.c - kretprobes: return values, entry_handler and instance
+ * data, maxactive (its default, and exhausted by kthreads or recursion),
+ * and several probes on one address
+ */
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+
+#include "kprobes_selftest.h"
+
+#define KST_THREADS	8
+#define KST_DEPTH	8
+
+static noinline int kst_recursive(int depth)
+{
+	if (depth <= 1)
+		return 1;
+	return kst_call(kst_recursive, depth - 1) + 1;
+}
+
+static DECLARE_COMPLETION(kst_release);
+static atomic_t kst_entered;
+
+/* Many kthreads sit in here at once, until kst_release completes. */
+static noinline int kst_blocking(void)
+{
+	atomic_inc(&kst_entered);
+	wait_for_completion(&kst_release);
+	return 0;
+}
+
+struct kst_instance_data {
+	unsigned long magic;
+	int seq;
+};
+
+#define KST_MAGIC	0x6b70726fUL
+
+/*
+ * Records the call's sequence number for the return handler; odd calls
+ * return non-zero, which skips their return handler.
+ */
+static int kst_entry_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kst_instance_data *data = (void *)ri->data;
+
+	data->magic = KST_MAGIC;
+	data->seq = atomic_inc_return(&entry_hits);
+	return data->seq & 1;
+}
+
+static int kst_data_ret_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kst_instance_data *data = (void *)ri->data;
+
+	atomic_inc(&ret_hits);
+	/* The calls do not nest: the last entry is this instance's. */
+	if (data->magic == KST_MAGIC && data->seq == atomic_read(&entry_hits))
+		atomic_inc(&data_ok);
+	return 0;
+}
+
+int case_kretprobe_by_symbol(void)
+{
+	int i, hits, ret;
+
+	kst_reset_counts();
+	kst_init_kprobe(&kst_kretprobe.kp, "kst_target", 0);
+	kst_kretprobe.maxactive = 0;
+	ret = register_kretprobe(&kst_kretprobe);
+	if (ret)
+		return kst_fail("register_kretprobe(kst_target) returned %d", ret);
+
+	for (i = 0; i < ARRAY_SIZE(kst_values); i++) {
+		long value = kst_call(kst_target, kst_values[i]);
+
+		if (atomic_read(&ret_hits) != i + 1 || ret_seen != value) {
+			hits = atomic_read(&ret_hits);
+			unregister_kretprobe(&kst_kretprobe);
+			return kst_fail("call %d returned %ld: handler ran %d times, saw %ld",
+					i, value, hits, ret_seen);
+		}
+	}
+	unregister_kretprobe(&kst_kretprobe);
+	hits = atomic_read(&ret_hits);
+
+	kst_call(kst_target, 0);
+
+	if (atomic_read(&ret_hits) != hits)
+		return kst_fail("return handler ran after unregister_kretprobe()");
+	if (kst_kretprobe.nmissed)
+		return kst_fail("nmissed is %d, expected 0", kst_kretprobe.nmissed);
+	return 0;
+}
+
+/*
+ * entry_handler passes per-instance data to the return handler, and an
+ * entry_handler that returns non-zero (every other call) skips that
+ * instance's return handler without counting it as missed.
+ */
+int case_kretprobe_entry_data(void)
+{
+	struct kretprobe rp = {
+		.handler = kst_data_ret_handler,
+		.entry_handler = kst_entry_handler,
+		.data_size = sizeof(struct kst_instance_data),
+	};
+	int i, entries, returns, matched, ret;
+
+	kst_reset_counts();
+	kst_init_kprobe(&rp.kp, "kst_target", 0);
+	ret = register_kretprobe(&rp);
+	if (ret)
+		return kst_fail("register_kretprobe() returned %d", ret);
+	for (i = 0; i < 10; i++)
+		kst_call(kst_target, i);
+	unregister_kretprobe(&rp);
+	entries = atomic_read(&entry_hits);
+	returns = atomic_read(&ret_hits);
+	matched = atomic_read(&data_ok);
+
+	if (entries != 10)
+		return kst_fail("10 calls: entry_handler ran %d times", entries);
+	if (returns != 5)
+		return kst_fail("5 calls kept by entry_handler: handler ran %d times",
+				returns);
+	if (matched != returns)
+		return kst_fail("%d of %d return handlers saw their entry's data",
+				matched, returns);
+	if (rp.nmissed)
+		return kst_fail("skipped instances counted as missed: nmissed %d",
+				rp.nmissed);
+	return 0;
+}
+
+int case_kretprobe_maxactive_default(void)
+{
+	int expected = max_t(unsigned int, 10, 2 * num_possible_cpus());
+	int ret, maxactive;
+
+	kst_init_kprobe(&kst_kretprobe.kp, "kst_target", 0);
+	kst_kretprobe.maxactive = 0;
+	ret = register_kretprobe(&kst_kretprobe);
+	if (ret)
+		return kst_fail("register_kretprobe() returned %d", ret);
+	maxactive = kst_kretprobe.maxactive;
+	unregister_kretprobe(&kst_kretprobe);
+
+	if (maxactive != expected)
+		return kst_fail("maxactive 0 became %d, expected max(10, 2 * %u CPUs) = %d",
+				maxactive, num_possible_cpus(), expected);
+	return 0;
+}
+
+/* Two kprobes and a kretprobe on one address all fire on every call. */
+int case_probes_same_addr(void)
+{
+	struct kprobe *kps[] = { &kst_kprobe, &kst_kprobe2 };
+	int calls, pre, returns, ret;
+
+	kst_reset_counts();
+	kst_init_kprobe(&kst_kprobe, "kst_target", 0);
+	kst_init_kprobe(&kst_kprobe2, "kst_target", 0);
+	kst_init_kprobe(&kst_kretprobe.kp, "kst_target", 0);
+	kst_kretprobe.maxactive = 0;
+	ret = register_kprobes(kps, ARRAY_SIZE(kps));
+	if (ret)
+		return kst_fail("register_kprobes() returned %d", ret);
+	ret = register_kretprobe(&kst_kretprobe);
+	if (ret) {
+		unregister_kprobes(kps, ARRAY_SIZE(kps));
+		return kst_fail("register_kretprobe() returned %d", ret);
+	}
+	calls = kst_call_values(kst_target);
+	pre = atomic_read(&pre_hits);
+	returns = atomic_read(&ret_hits);
+	unregister_kretprobe(&kst_kretprobe);
+	unregister_kprobes(kps, ARRAY_SIZE(kps));
+
+	if (pre != 2 * calls || returns != calls)
+		return kst_fail("%d calls: %d pre_handler runs (expected %d), %d returns",
+				calls, pre, 2 * calls, returns);
+	return 0;
+}
+
+static int kst_blocker(void *unused)
+{
+	kst_call(kst_blocking);
+	/* kthread_stop() collects us; exiting early would race with it. */
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/*
+ * KST_THREADS kthreads block in kst_blocking() under a kretprobe with
+ * @maxactive instances: the rest are missed.
+ */
+static int kst_check_maxactive(int maxactive)
+{
+	struct task_struct *threads[KST_THREADS];
+	struct kretprobe rp = {
+		.handler = kst_ret_handler,
+		.maxactive = maxactive,
+	};
+	unsigned long timeout;
+	int i, started, ret, returns, expected, missed;
+
+	kst_reset_counts();
+	atomic_set(&kst_entered, 0);
+	reinit_completion(&kst_release);
+	kst_init_kprobe(&rp.kp, "kst_blocking", 0);
+	ret = register_kretprobe(&rp);
+	if (ret)
+		return kst_fail("register_kretprobe() returned %d", ret);
+
+	for (started = 0; started < KST_THREADS; started++) {
+		threads[started] = kthread_run(kst_blocker, NULL, "kst_blocker/%d", started);
+		if (IS_ERR(threads[started]))
+			break;
+		get_task_struct(threads[started]);
+	}
+	timeout = jiffies + 10 * HZ;
+	while (atomic_read(&kst_entered) < started && time_before(jiffies, timeout))
+		usleep_range(1000, 2000);
+	complete_all(&kst_release);
+	for (i = 0; i < started; i++) {
+		kthread_stop(threads[i]);
+		put_task_struct(threads[i]);
+	}
+	returns = atomic_read(&ret_hits);
+	missed = rp.nmissed;
+	unregister_kretprobe(&rp);
+
+	if (started < KST_THREADS)
+		return kst_fail("started %d of %d kthreads", started, KST_THREADS);
+	if (atomic_read(&kst_entered) != KST_THREADS)
+		return kst_fail("only %d of %d kthreads entered the target in 10 s",
+				atomic_read(&kst_entered), KST_THREADS);
+	expected = min(maxactive, KST_THREADS);
+	if (returns != expected || missed != KST_THREADS - expected)
+		return kst_fail("%d threads, maxactive %d: %d returns, %d missed (want %d, %d)",
+				KST_THREADS, maxactive, returns, missed,
+				expected, KST_THREADS - expected);
+	return 0;
+}
+
+int case_maxactive_exhausted(void)
+{
+	return kst_check_maxactive(3);
+}
+
+int case_maxactive_enough(void)
+{
+	return kst_check_maxactive(KST_THREADS);
+}
+
+/* Recursion of depth KST_DEPTH with fewer instances than frames. */
+int case_maxactive_recursive(void)
+{
+	struct kretprobe rp = { .handler = kst_ret_handler, .maxactive = 3 };
+	int ret, returns, missed;
+
+	kst_reset_counts();
+	kst_init_kprobe(&rp.kp, "kst_recursive", 0);
+	ret = register_kretprobe(&rp);
+	if (ret)
+		return kst_fail("register_kretprobe() returned %d", ret);
+	ret = kst_call(kst_recursive, KST_DEPTH);
+	returns = atomic_read(&ret_hits);
+	missed = rp.nmissed;
+	unregister_kretprobe(&rp);
+
+	if (ret != KST_DEPTH)
+		return kst_fail("kst_recursive(%d) returned %d", KST_DEPTH, ret);
+	if (returns != 3 || missed != KST_DEPTH - 3)
+		return kst_fail("depth %d, maxactive 3: %d returns, nmissed %d (expected 3, %d)",
+				KST_DEPTH, returns, missed, KST_DEPTH - 3);
+	return 0;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The steps of kprobes_selftest.ko: what the drivers ask of the module
+ * while they watch from user space, not cases of their own. A step is an
+ * int step_<name>(const char *arg); KST_STEP_ARG() steps take an argument,
+ * the others none. A part, KST_PART(part), is an object with state of its
+ * own: kst_<part>_init(dir) adds its debugfs files at load, and
+ * kst_<part>_release() unregisters its probes, on the "release" step and
+ * at unload. Whoever includes this file defines KST_STEP(), KST_STEP_ARG()
+ * and KST_PART() first, as declarations or statements.
+ */
+
+/* Unregisters every probe a step left registered. */
+KST_STEP(release);
+
+/* kst_hold.c: probes held for kprobes/list and kprobes/enabled. */
+KST_PART(hold);
+KST_STEP(hold_kprobe);
+KST_STEP(hold_kprobe_disabled);
+KST_STEP(call_target);
+
+/* kst_blacklist.c */
+KST_STEP(blacklisted_module_function);
+KST_STEP_ARG(blacklisted_symbol);
+
+/* kst_gone.c: a probe on kprobes_selftest_target.ko, which goes away. */
+KST_PART(gone);
+KST_STEP(hold_kprobe_gone);
+KST_STEP(enable_gone);
+
+/* kst_optprobe.c: optimized probes caught before the optimizer runs. */
+KST_PART(optprobe);
+KST_STEP(hold_optprobe);
+KST_STEP(optprobe_reuse_disabled);
+KST_STEP(optprobe_force_release);
+KST_STEP(optprobe_reregister);
+
+#undef KST_STEP
+#undef KST_STEP_ARG
+#undef KST_PART

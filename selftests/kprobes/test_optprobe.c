@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_optprobe - optimized kprobes on a module that comes and goes
+ *
+ * Optimized kprobes caught by the next step while the optimizer, which
+ * runs in a worker 5 jiffies after it is asked, still has work queued for
+ * them. Unregistering waits for an RCU grace period: expediting those
+ * keeps each case's steps well inside the 5 jiffies. The steps are those
+ * of test_modules/kprobes_selftest.ko, the probes on
+ * test_modules/kprobes_selftest_target.ko.
+ *
+ * The cases skip where kprobes are not optimized (no CONFIG_OPTPROBES,
+ * or /proc/sys/debug/kprobes-optimization off).
+ */
+#include "../kselftest_harness.h"
+#include "kst_harness.h"
+
+/*
+ * Waits up to 5 s for the kprobes/list line with @needle to show @flag
+ * (@present) or not; the line ends up in @line.
+ */
+static bool wait_in_kprobes_list(const char *needle, const char *flag, bool present,
+				 char *line, size_t size)
+{
+	int i;
+
+	for (i = 0; i < 50; i++) {
+		if (find_in_kprobes_list(needle, line, size) &&
+		    !strstr(line, flag) == !present)
+			return true;
+		usleep(100000);
+	}
+	return false;
+}
+
+#define RCU_EXPEDITED	"/sys/kernel/rcu_expedited"
+#define OPT_TARGET	"kst_gone_opt_target+"
+#define RELOAD_TRIES	20
+
+FIXTURE(optprobe) {
+	char knob[8];
+	char rcu_expedited[8];
+};
+
+FIXTURE_SETUP(optprobe)
+{
+	setup_kprobes(_metadata, self->knob, sizeof(self->knob));
+	if (read_file(RCU_EXPEDITED, self->rcu_expedited, sizeof(self->rcu_expedited)) <= 0)
+		self->rcu_expedited[0] = '\0';
+}
+
+FIXTURE_TEARDOWN(optprobe)
+{
+	if (self->rcu_expedited[0])
+		write_file(RCU_EXPEDITED, self->rcu_expedited);
+	teardown_kprobes(_metadata, self->knob);
+}
+
+static void reload_target(struct __test_metadata *_metadata)
+{
+	int ret;
+
+	ret = unload_module(TARGET_MODULE);
+	ASSERT_EQ(0, ret) TH_LOG("unloading %s: %s", TARGET_MODULE, strerror(-ret));
+	ret = load_test_module(TARGET_MODULE, "");
+	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TARGET_MODULE, strerror(-ret));
+}
+
+/*
+ * An optimized kprobe on the target module, then RCU expedited. The module
+ * is loaded twice: the second time it lands where it will land again.
+ * False when the case was skipped: no optimized probe here.
+ */
+static bool hold_optimized(struct __test_metadata *_metadata, const char *rcu_expedited)
+{
+	char verdict[512];
+	int ret;
+
+	ret = load_test_module(TARGET_MODULE, "");
+	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TARGET_MODULE, strerror(-ret));
+	reload_target(_metadata);
+	run_command(_metadata, "hold_optprobe", verdict, sizeof(verdict));
+	if (!strncmp(verdict, "skip: ", 6))
+		SKIP(return false, "%s", verdict + 6);
+	ASSERT_STREQ("pass", verdict);
+	if (rcu_expedited[0])
+		write_file(RCU_EXPEDITED, "1");
+	return true;
+}
+
+/*
+ * A disabled kprobe that takes over the unused optimized probe on its
+ * address leaves it disabled: it gets unoptimized and stays so.
+ */
+TEST_F(optprobe, reused_by_disabled_probe)
+{
+	char line[512];
+
+	if (!hold_optimized(_metadata, self->rcu_expedited))
+		return;
+	run_case(_metadata, "optprobe_reuse_disabled");
+	EXPECT_TRUE(wait_in_kprobes_list(OPT_TARGET, "[OPTIMIZED]", false, line, sizeof(line)))
+		TH_LOG("a disabled probe runs optimized: %s", line);
+	EXPECT_NE(NULL, strstr(line, "[DISABLED]")) TH_LOG("%s", line);
+}
+
+/*
+ * An unused optimized probe that was unoptimized by force is freed with
+ * its module: when the module comes back, a probe on the same address
+ * registers as on a new one.
+ */
+TEST_F(optprobe, freed_with_its_module)
+{
+	char verdict[512];
+	int tries;
+
+	if (!hold_optimized(_metadata, self->rcu_expedited))
+		return;
+	run_case(_metadata, "optprobe_force_release");
+	/*
+	 * Only a probe on the old address shows what was left there: load
+	 * the module until it comes back at that address.
+	 */
+	for (tries = 1; tries <= RELOAD_TRIES; tries++) {
+		reload_target(_metadata);
+		run_command(_metadata, "optprobe_reregister", verdict, sizeof(verdict));
+		if (strncmp(verdict, "skip: ", 6))
+			break;
+	}
+	if (tries > RELOAD_TRIES)
+		SKIP(return, "%s never came back at its address", TARGET_MODULE);
+	/* Until the optimizer runs, the old probe is still there, as it should. */
+	for (tries = 0; tries < 50 && strcmp(verdict, "pass"); tries++) {
+		usleep(100000);
+		run_command(_metadata, "optprobe_reregister", verdict, sizeof(verdict));
+	}
+	EXPECT_STREQ("pass", verdict);
+}
+
+int main(int argc, char **argv)
+{
+	skip_unless_ready(TEST_MODULE, true);
+	skip_unless_ready(TARGET_MODULE, true);
+	return test_harness_run(argc, argv);
+}

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_unloaded - a kprobe on a module that is unloaded under it
+ *
+ * A step of test_modules/kprobes_selftest.ko registers a kprobe on a
+ * function of test_modules/kprobes_selftest_target.ko; this program
+ * unloads that module and checks that the probe shows as [GONE] in
+ * kprobes/list, cannot be enabled, never fires and unregisters cleanly.
+ */
+#include "../kselftest_harness.h"
+#include "kst_harness.h"
+
+FIXTURE(kprobes) {
+	char knob[8];
+};
+
+FIXTURE_SETUP(kprobes)
+{
+	setup_kprobes(_metadata, self->knob, sizeof(self->knob));
+}
+
+FIXTURE_TEARDOWN(kprobes)
+{
+	teardown_kprobes(_metadata, self->knob);
+}
+
+/* A probe on a module that goes away is [GONE], inert and unregisterable. */
+TEST_F(kprobes, probe_on_unloaded_module)
+{
+	char line[512], addr[32];
+	int ret;
+
+	ret = load_test_module(TARGET_MODULE, "");
+	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TARGET_MODULE, strerror(-ret));
+	run_case(_metadata, "hold_kprobe_gone");
+	ASSERT_TRUE(find_in_kprobes_list("kst_gone_target+0x0" LISTED_IN(TARGET_MODULE),
+					 line, sizeof(line)))
+		TH_LOG("the probe on %s is not listed", TARGET_MODULE);
+	/* Once the module is gone the line shows only the address. */
+	ret = sscanf(line, "%31s", addr);
+	ASSERT_EQ(1, ret);
+
+	ret = unload_module(TARGET_MODULE);
+	ASSERT_EQ(0, ret) TH_LOG("unloading %s: %s", TARGET_MODULE, strerror(-ret));
+	ASSERT_TRUE(find_in_kprobes_list(addr, line, sizeof(line)));
+	EXPECT_NE(NULL, strstr(line, "[GONE]")) TH_LOG("after unload: %s", line);
+
+	run_case(_metadata, "enable_gone");
+	run_case(_metadata, "release");
+	EXPECT_FALSE(find_in_kprobes_list(addr, line, sizeof(line)))
+		TH_LOG("still listed after unregistering: %s", line);
+}
+
+int main(int argc, char **argv)
+{
+	skip_unless_ready(TEST_MODULE, true);
+	skip_unless_ready(TARGET_MODULE, true);
+	return test_harness_run(argc, argv);
+}
