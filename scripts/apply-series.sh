@@ -14,8 +14,8 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-patches=("$PATCH_DIR"/0[0-9][0-9][1-9]-*.patch)
-[ -f "${patches[0]}" ] || die "no patches in $PATCH_DIR: run scripts/gen-series.sh"
+mapfile -t patches < <(series_patches)
+[ ${#patches[@]} -gt 0 ] || die "no patches in $PATCH_DIR: run scripts/gen-series.sh"
 
 # True when every patch reverse-applies, newest first, to the tree's HEAD;
 # works in a scratch index, so the tree is not touched.

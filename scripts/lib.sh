@@ -43,6 +43,11 @@ load_kernel() {
 	BUILD_ROOT=$CACHE_DIR/build-$KERNEL
 }
 
+# The patches of the kernel's series, cover letter left out.
+series_patches() {
+	find "$PATCH_DIR" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort
+}
+
 # Sets KERNEL_ARCH, CROSS_COMPILE, QEMU, QEMU_ARGS, ... for arch $1; see
 # scripts/arch/x86_64.conf for the meaning of each.
 load_arch() {

@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Proves that the suite catches what each fix of a kernel's series fixes:
+# for every patch with a Fixes: tag, reverts it in the pipeline's tree
+# (not in the series), builds, boots and runs the suite, and expects the
+# run to fail. Prints the cases that failed without each fix, restores
+# the tree and exits non-zero when a fix made no difference.
+#
+# Usage: KERNEL=7.3 scripts/check-fixes.sh [ARCH] [OUT]   (default x86_64, out/fixes)
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+arch=${1:-x86_64}
+out=$(realpath -m "${2:-$TOP/out/fixes}")
+mkdir -p "$out"
+load_arch "$arch"
+src=$("$TOP/scripts/apply-series.sh")
+tip=$(git -C "$src" rev-parse HEAD)
+obj=$BUILD_ROOT/$arch
+restore() {
+	git -C "$src" reset -q --hard "$tip"
+}
+trap restore EXIT
+export KERNEL_CMDLINE_EXTRA="${KERNEL_CMDLINE_EXTRA:-} KPROBES_PASSES=1"
+
+status=0
+for commit in $(git -C "$src" rev-list --reverse --grep='^Fixes: ' "$PRISTINE_TAG..$tip"); do
+	subject=$(git -C "$src" log -1 --format=%s "$commit")
+	name=$(git -C "$src" log -1 --format=%f "$commit" | cut -c1-40)
+	restore
+	git -C "$src" revert --no-commit "$commit" >/dev/null ||
+		die "cannot revert \"$subject\" on the tip"
+	say "== $KERNEL $arch without \"$subject\""
+	run_logged "$out/$name.build.log" "$TOP/scripts/build.sh" "$arch" "$src" "$obj"
+	run_logged "$out/$name.build.log" "$TOP/scripts/mkinitramfs.sh" "$arch" "$src" "$obj" \
+		"$obj/initramfs.cpio"
+	if "$TOP/scripts/boot.sh" "$arch" "$obj" "$obj/initramfs.cpio" "$out/$name" "$arch" \
+		>"$out/$name.log" 2>&1; then
+		say "   NOT caught: every case passed without it (log: $out/$name.log)"
+		status=1
+	else
+		say "   caught:"
+		grep -E "FAIL|ERROR" "$out/$name.log" | head -n 8 | sed 's/^ */     /'
+	fi
+done
+restore
+# The next run rebuilds what the reverts touched.
+exit $status
