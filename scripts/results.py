@@ -86,6 +86,7 @@ class Run:
         self.marks = set()
         self.suffix = ""        # which pass over the suite, after the first
         self.running = None     # the case announced and not finished yet
+        self.announced = None   # the last case kselftest_harness.h announced
         self.kunit = None       # KUnit's suites by depth, once its KTAP began
         self.kunit_plans = {}   # depth -> [suite, planned, results so far]
         self.start = time.monotonic()
@@ -135,7 +136,7 @@ class Run:
             return
         m = RUN_RE.match(line)
         if m:
-            self.running = m.group(1)
+            self.running = self.announced = m.group(1)
             return
         m = RESULT_RE.match(line)
         if not m:
@@ -145,6 +146,11 @@ class Run:
             return
         depth = len(m.group(1)) // 2
         ok, name, directive, reason = m.group(2), m.group(4), m.group(5), m.group(6)
+        if name.startswith("# "):
+            # kselftest_harness.h before 6.3: "ok 1 # SKIP why", no name;
+            # the RUN line named the case
+            directive, _, reason = name[2:].partition(" ")
+            name = self.announced or f"case {m.group(3)}"
         status = "pass" if ok == "ok" else "fail"
         if directive and directive.upper() == "SKIP":
             status = "skip"
