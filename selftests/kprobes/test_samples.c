@@ -237,7 +237,12 @@ TEST_F(sample, kretprobe_stats)
 	EXPECT_EQ(after.calls, after.ok + after.failed);
 	EXPECT_EQ(after.calls, after.hist_sum);
 	EXPECT_EQ(0, after.missed);
-	EXPECT_LT(0, after.min_ns);
+	/*
+	 * Not min_ns: local_clock() need not advance during a short call
+	 * (with an unstable TSC it stalls within a tick, as 6.1 does under
+	 * QEMU TCG), but some calls took time.
+	 */
+	EXPECT_LT(0, after.max_ns);
 	EXPECT_LE(after.min_ns, after.avg_ns);
 	EXPECT_LE(after.avg_ns, after.max_ns);
 
