@@ -41,9 +41,9 @@ for kernel in $(known_kernels); do
 		unmaintained=
 		if ! grep -q '^diff --git a/MAINTAINERS' "$patch"; then
 			ignore+=,FILE_PATH_CHANGES
-			for file in $(awk '/^diff --git/ { f = $4 } /^new file mode/ { print substr(f, 3) }' "$patch"); do
+			while read -r file; do
 				maintained "$maintainers" "$file" || unmaintained+=" $file"
-			done
+			done < <(awk '/^diff --git/ { f = $4 } /^new file mode/ { print substr(f, 3) }' "$patch")
 		fi
 		# On standard input: given the path of a file git tracks, checkpatch
 		# would review it as a source file (-f) instead of as a patch.

@@ -85,47 +85,43 @@ debian_mirror() {
 	die "no Debian mirror for $1 or $codename in the machine's apt sources: add one (see sources.list(5))"
 }
 
-# Downloads Debian package $1 (name or name=version) for Debian
-# architecture $2 from suite $3 into directory $4, with an apt state of
-# our own in the cache: the machine's apt configuration is not changed,
-# and no root is needed.
-debian_download() {
-	local package=$1 deb_arch=$2 suite=$3 dest=$4 apt_dir mirror
+# Runs apt-get with an apt state of our own in the cache, for one Debian
+# suite and architecture ("source" for source packages), in directory
+# $3: the machine's apt configuration is not changed, and no root is
+# needed. Usage: private_apt SUITE ARCH DIR APT-GET-ARGUMENTS...
+private_apt() {
+	local suite=$1 deb_arch=$2 dest=$3 apt_dir mirror type=deb
 	local apt_opts
 
+	shift 3
 	apt_dir=$CACHE_DIR/apt/$suite-$deb_arch
 	apt_opts=(-o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Etc::SourceList=$apt_dir/sources.list"
 		-o "Dir::Etc::SourceParts=$apt_dir/none" -o "Dir::Cache=$apt_dir/cache"
-		-o "APT::Architecture=$deb_arch" -o "APT::Architectures=$deb_arch"
 		-o Debug::NoLocking=1)
+	if [ "$deb_arch" = source ]; then
+		type=deb-src
+	else
+		apt_opts+=(-o "APT::Architecture=$deb_arch" -o "APT::Architectures=$deb_arch")
+	fi
 	mirror=$(debian_mirror "$suite")
 	mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache" "$dest"
-	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" \
+	echo "$type [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" \
 		>"$apt_dir/sources.list"
-	say "   $package ($deb_arch) from $mirror $suite"
+	say "   $* ($deb_arch) from $mirror $suite"
 	run_logged "$dest/apt.log" apt-get "${apt_opts[@]}" update
-	(cd "$dest" && run_logged "$dest/apt.log" apt-get "${apt_opts[@]}" download "$package") ||
-		die "could not download $package from $mirror $suite (log above)"
+	(cd "$dest" && run_logged "$dest/apt.log" apt-get "${apt_opts[@]}" "$@") ||
+		die "apt-get $* from $mirror $suite failed (log above)"
 }
 
-# Downloads the Debian source package $1 from suite $2 into directory $3
-# (apt state of our own, as for debian_download).
-debian_download_source() {
-	local package=$1 suite=$2 dest=$3 apt_dir mirror
-	local apt_opts
+# Downloads Debian package $1 (name or name=version) for Debian
+# architecture $2 from suite $3 into directory $4.
+debian_download() {
+	private_apt "$3" "$2" "$4" download "$1"
+}
 
-	apt_dir=$CACHE_DIR/apt/$suite-source
-	apt_opts=(-o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Etc::SourceList=$apt_dir/sources.list"
-		-o "Dir::Etc::SourceParts=$apt_dir/none" -o "Dir::Cache=$apt_dir/cache"
-		-o Debug::NoLocking=1)
-	mirror=$(debian_mirror "$suite")
-	mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache" "$dest"
-	echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" \
-		>"$apt_dir/sources.list"
-	say "   source of $package from $mirror $suite"
-	run_logged "$dest/apt.log" apt-get "${apt_opts[@]}" update
-	(cd "$dest" && run_logged "$dest/apt.log" apt-get "${apt_opts[@]}" source --download-only "$package") ||
-		die "could not download the source of $package from $mirror $suite (log above)"
+# Downloads the Debian source package $1 from suite $2 into directory $3.
+debian_download_source() {
+	private_apt "$2" source "$3" source --download-only "$1"
 }
 
 # Runs a command with its output in a log file; on failure shows the tail

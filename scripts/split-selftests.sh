@@ -16,7 +16,8 @@ set -euo pipefail
 diffs=$(mktemp -d /tmp/kprobes-stages.XXXXXX)
 trap 'rm -rf "$diffs"' EXIT
 python3 "$TOP/scripts/selftest-stages.py" "$TOP" "$diffs" >/dev/null
-mapfile -t parts < <(cd "$TOP/series" && ls [0-9]*-selftests-*.msg | sed 's/\.msg$//')
+mapfile -t parts < <(find "$TOP/series" -maxdepth 1 -name '[0-9]*-selftests-*.msg' \
+	-printf '%f\n' | sed 's/\.msg$//' | sort)
 for i in "${!parts[@]}"; do
 	part=${parts[$i]} stage=$((i + 1))
 	if [ "$stage" = 1 ]; then
