@@ -115,7 +115,7 @@ static bool time_config(int i, long calls)
 	ret = command("setup %s", setup);
 	if (ret == -EOPNOTSUPP) {
 		set_optimization("0");
-		ksft_test_result_skip("hit.%s: not optimized within 5 s (no optprobes here)\n",
+		ksft_test_result_skip("hit.%s: not optimized in time (no optprobes here)\n",
 				      name);
 		return false;
 	}

@@ -21,8 +21,9 @@
  * /sys/kernel/debug/kprobes_bench/result reads the outcome of the last
  * command. kprobe_optimized is kprobe_inner once the optimizer has put
  * its jump in; setup fails with -EOPNOTSUPP when that does not happen
- * within 5 s (no optprobes, or /proc/sys/debug/kprobes-optimization off,
- * as kprobes_bench.c in user space keeps it for kprobe_inner). That
+ * within KST_OPTIMIZE_WAIT_S seconds (no optprobes, or
+ * /proc/sys/debug/kprobes-optimization off, as kprobes_bench.c in user
+ * space keeps it for kprobe_inner). That
  * program drives all this and prints the figures.
  */
 

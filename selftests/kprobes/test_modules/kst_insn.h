@@ -74,12 +74,17 @@ static inline bool kst_jump_optimized(const struct kprobe *kp)
 #endif
 }
 
-/* The optimizer runs in a worker, after a few jiffies and an RCU grace period. */
+/*
+ * The optimizer runs in a worker, after a few jiffies and an RCU grace
+ * period; on a busy host, an emulated guest takes more than 5 s for it.
+ */
+#define KST_OPTIMIZE_WAIT_S	30
+
 static inline bool kst_wait_jump_optimized(const struct kprobe *kp)
 {
 	int i;
 
-	for (i = 0; i < 250 && !kst_jump_optimized(kp); i++)
+	for (i = 0; i < KST_OPTIMIZE_WAIT_S * 50 && !kst_jump_optimized(kp); i++)
 		msleep(20);
 	return kst_jump_optimized(kp);
 }

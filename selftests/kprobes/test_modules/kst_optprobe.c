@@ -94,7 +94,8 @@ int step_hold_optprobe(const char *arg)
 	kst_opt_addr = kst_opt[KST_OPT_HELD].addr;
 	if (!kst_wait_jump_optimized(&kst_opt[KST_OPT_HELD])) {
 		kst_opt_unregister(KST_OPT_HELD);
-		return kst_skip("kst_gone_opt_target+%d not optimized after 5 s", kst_opt_offset);
+		return kst_skip("kst_gone_opt_target+%d not optimized after %d s",
+				kst_opt_offset, KST_OPTIMIZE_WAIT_S);
 	}
 	return 0;
 }
