@@ -14,10 +14,11 @@
 
 /*
  * Calls @fn through a pointer the compiler cannot see through, so that it
- * can neither inline the target nor fold the call away.
+ * can neither inline the target nor fold the call away.  &* turns a
+ * function into a pointer: sparse's __auto_type does not.
  */
 #define kst_call(fn, ...) ({			\
-	__auto_type __fn = (fn);		\
+	__auto_type __fn = &*(fn);		\
 	OPTIMIZER_HIDE_VAR(__fn);		\
 	__fn(__VA_ARGS__);			\
 })
