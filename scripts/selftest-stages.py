@@ -45,6 +45,7 @@ TAGS = {
   (7, 'obj-m += kprobes_selftest_target.o', 1),
   (9, 'obj-m += kprobes_torture.o', 1),
   (11, 'obj-m += kprobes_bench.o', 1),
+  (14, 'obj-m += kprobes_sample_target.o', 1),
  ],
  'test_modules/kst_cases.h': [
   (3, 'KST_CASE(kprobe_symbol_offset);', 1),
@@ -68,7 +69,7 @@ TAGS = {
   (8, '  test_optprobe  the "optprobe.*" cases catch an optimized kprobe before', 4),
   (10, '  test_torture   the "torture.*" cases load test_modules/kprobes_torture.ko:', 6),
   (12, '  test_bench     bad input to test_modules/kprobes_bench.ko, the module of', 2),
-  (14, '  test_samples   loads samples/kprobes/*.ko from /lib/modules/$(uname -r)', 3),
+  (14, '  test_samples   loads samples/kprobes/*.ko from /lib/modules/$(uname -r)', 5),
   (12, 'Installed, but not run by default:', 2),
   (13, '  kprobes_soak begin [CYCLES]; <run the suite>; kprobes_soak end', 5),
   (12, '  kprobes_bench [-c CALLS] [-b N,...]', 5),

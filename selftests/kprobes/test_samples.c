@@ -11,15 +11,25 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
 #include "helpers.h"
+
+#define STATS_DIR	DEBUGFS "/kretprobe_stats"
+#define STATS_FUNC	"do_sys_openat2"
+#define LOG_FAILURES	"/sys/module/kretprobe_stats/parameters/log_failures"
+/* test_modules/kprobes_sample_target.ko: targets with chosen returns */
+#define TARGET_MODULE	"kprobes_sample_target"
+#define TARGET_CALL	DEBUGFS "/" TARGET_MODULE "/call"
 
 /* Opens the kernel log so that kmsg_find() sees only what comes next. */
 static int kmsg_open_at_end(void)
@@ -53,25 +63,39 @@ static bool kmsg_find(int kmsg, const char *needle)
 
 FIXTURE(sample) {
 	const char *loaded;
+	bool target_loaded;
+	pid_t openers[2];
 	int kmsg;
 };
 
 FIXTURE_SETUP(sample)
 {
 	self->loaded = NULL;
+	self->target_loaded = false;
+	self->openers[0] = self->openers[1] = 0;
 	self->kmsg = kmsg_open_at_end();
 	ASSERT_LE(0, self->kmsg) TH_LOG("/dev/kmsg: %s", strerror(errno));
 }
 
 FIXTURE_TEARDOWN(sample)
 {
-	int ret;
+	int i, ret;
 
 	close(self->kmsg);
-	if (!self->loaded)
-		return;
-	ret = unload_module(self->loaded);
-	EXPECT_EQ(0, ret) TH_LOG("unloading %s: %s", self->loaded, strerror(-ret));
+	for (i = 0; i < ARRAY_SIZE(self->openers); i++) {
+		if (self->openers[i] > 0) {
+			kill(self->openers[i], SIGKILL);
+			waitpid(self->openers[i], NULL, 0);
+		}
+	}
+	if (self->loaded) {
+		ret = unload_module(self->loaded);
+		EXPECT_EQ(0, ret) TH_LOG("unloading %s: %s", self->loaded, strerror(-ret));
+	}
+	if (self->target_loaded) {
+		ret = unload_module(TARGET_MODULE);
+		EXPECT_EQ(0, ret) TH_LOG("unloading " TARGET_MODULE ": %s", strerror(-ret));
+	}
 }
 
 /* Loads samples/kprobes/@name.ko; false, and a skip, when not installed. */
@@ -153,43 +177,86 @@ TEST_F(sample, kretprobe_example)
 	unload_sample(_metadata, "kretprobe_example", "kernel_clone+0x0");
 }
 
-#define STATS_DIR	DEBUGFS "/kretprobe_stats"
-#define STATS_FUNC	"do_sys_openat2"
-#define LOG_FAILURES	"/sys/module/kretprobe_stats/parameters/log_failures"
+#define MAX_ERRNO_LINES	16
 
-/* What kretprobe_stats shows for STATS_FUNC. */
+/* What kretprobe_stats shows for one function. */
 struct func_stats {
-	unsigned long calls, ok, failed, enoent, hist_sum;
+	unsigned long calls, ok, failed, missed, nested, hist_sum, hist_top;
 	unsigned long long min_ns, avg_ns, max_ns;
-	int missed;
+	int nr_errnos;
+	char errno_name[MAX_ERRNO_LINES][32];
+	unsigned long errno_count[MAX_ERRNO_LINES];
 };
 
-static void read_stats(struct __test_metadata *_metadata, struct func_stats *st)
+/* Parses the lines of @func in the stats; false if it is not there. */
+static bool parse_stats(char *buf, const char *func, struct func_stats *st)
 {
-	char buf[8192], *line, *save = NULL;
-	unsigned long lo, hi, count;
-	int ret, fields = 0;
+	char *line, *save = NULL, head[160];
+	unsigned long long lo, hi;
+	unsigned long count;
+	bool in_func = false;
 
 	memset(st, 0, sizeof(*st));
+	snprintf(head, sizeof(head), "%s: ", func);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] != ' ') {
+			if (in_func)
+				break;
+			in_func = !strncmp(line, head, strlen(head));
+			continue;
+		}
+		if (!in_func)
+			continue;
+		sscanf(line, " calls %lu ok %lu failed %lu", &st->calls, &st->ok, &st->failed);
+		sscanf(line, " missed %lu (", &st->missed);
+		sscanf(line, " nested %lu (", &st->nested);
+		sscanf(line, " latency_ns min %llu avg %llu max %llu",
+		       &st->min_ns, &st->avg_ns, &st->max_ns);
+		if (st->nr_errnos < MAX_ERRNO_LINES &&
+		    sscanf(line, " errno %31s %lu", st->errno_name[st->nr_errnos],
+			   &st->errno_count[st->nr_errnos]) == 2)
+			st->nr_errnos++;
+		if (sscanf(line, " hist_ns %llu-%llu %lu", &lo, &hi, &count) == 3)
+			st->hist_sum += count;
+		else if (sscanf(line, " hist_ns %llu-inf %lu", &lo, &count) == 2)
+			st->hist_top = count;
+	}
+	st->hist_sum += st->hist_top;
+	return in_func;
+}
+
+static void read_stats(struct __test_metadata *_metadata, const char *func,
+		       struct func_stats *st)
+{
+	char buf[16384];
+	int ret;
+
 	ret = read_file(STATS_DIR "/stats", buf, sizeof(buf));
 	ASSERT_LT(0, ret) TH_LOG("%s: %s", STATS_DIR "/stats", strerror(-ret));
-	ASSERT_EQ(0, strncmp(buf, STATS_FUNC ": ", strlen(STATS_FUNC) + 2))
-		TH_LOG("unexpected stats: %s", buf);
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (sscanf(line, " calls %lu ok %lu failed %lu (%*u%%) missed %d",
-			   &st->calls, &st->ok, &st->failed, &st->missed) == 4)
-			fields++;
-		if (sscanf(line, " latency_ns min %llu avg %llu max %llu",
-			   &st->min_ns, &st->avg_ns, &st->max_ns) == 3)
-			fields++;
-		/* -ENOENT by name with CONFIG_SYMBOLIC_ERRNAME, else -2 */
-		if (sscanf(line, " errno -ENOENT %lu", &count) == 1 ||
-		    sscanf(line, " errno -2 %lu", &count) == 1)
-			st->enoent = count;
-		if (sscanf(line, " hist_ns %lu-%lu %lu", &lo, &hi, &count) == 3)
-			st->hist_sum += count;
-	}
-	EXPECT_LE(1, fields) TH_LOG("no counts in the stats");
+	ASSERT_TRUE(parse_stats(buf, func, st)) TH_LOG("no %s in the stats", func);
+}
+
+/* The count of error @name (-ENOENT; -2 without CONFIG_SYMBOLIC_ERRNAME). */
+static unsigned long errno_count(const struct func_stats *st, const char *name, int err)
+{
+	char number[16];
+	int i;
+
+	snprintf(number, sizeof(number), "%d", -err);
+	for (i = 0; i < st->nr_errnos; i++)
+		if (!strcmp(st->errno_name[i], name) || !strcmp(st->errno_name[i], number))
+			return st->errno_count[i];
+	return 0;
+}
+
+static unsigned long errno_total(const struct func_stats *st)
+{
+	unsigned long total = 0;
+	int i;
+
+	for (i = 0; i < st->nr_errnos; i++)
+		total += st->errno_count[i];
+	return total;
 }
 
 /* Opens @path @times times; returns how many opens failed. */
@@ -206,6 +273,8 @@ static int open_times(const char *path, int times)
 	}
 	return failed;
 }
+
+#define MISSING_FILE	"/kprobes-selftest-no-such-file"
 
 /*
  * kretprobe_stats on the open path: N opens of an existing file and M of a
@@ -224,19 +293,20 @@ TEST_F(sample, kretprobe_stats)
 	ASSERT_TRUE(find_in_kprobes_list("  r  " STATS_FUNC "+0x0", line, sizeof(line)));
 
 	ASSERT_EQ(0, write_file(STATS_DIR "/control", "reset"));
-	read_stats(_metadata, &before);
+	read_stats(_metadata, STATS_FUNC, &before);
 	ASSERT_EQ(0, open_times("/proc/self/stat", n));
-	ASSERT_EQ(m, open_times("/kprobes-selftest-no-such-file", m));
-	read_stats(_metadata, &after);
+	ASSERT_EQ(m, open_times(MISSING_FILE, m));
+	read_stats(_metadata, STATS_FUNC, &after);
 
 	/* Reading the stats opens a file too: one or two more successes. */
-	EXPECT_EQ(m, after.enoent);
+	EXPECT_EQ(m, errno_count(&after, "-ENOENT", -ENOENT));
 	EXPECT_EQ(m, after.failed);
 	EXPECT_LE(n, after.ok - before.ok);
 	EXPECT_GE(n + 2, after.ok - before.ok);
 	EXPECT_EQ(after.calls, after.ok + after.failed);
 	EXPECT_EQ(after.calls, after.hist_sum);
 	EXPECT_EQ(0, after.missed);
+	EXPECT_EQ(0, after.nested);
 	/*
 	 * Not min_ns: local_clock() need not advance during a short call
 	 * (with an unstable TSC it stalls within a tick, as 6.1 does under
@@ -247,28 +317,307 @@ TEST_F(sample, kretprobe_stats)
 	EXPECT_LE(after.avg_ns, after.max_ns);
 
 	ASSERT_EQ(0, write_file(STATS_DIR "/control", "disable"));
-	read_stats(_metadata, &before);
+	read_stats(_metadata, STATS_FUNC, &before);
 	open_times("/proc/self/stat", n);
-	open_times("/kprobes-selftest-no-such-file", m);
-	read_stats(_metadata, &frozen);
+	open_times(MISSING_FILE, m);
+	read_stats(_metadata, STATS_FUNC, &frozen);
 	EXPECT_EQ(before.calls, frozen.calls) TH_LOG("counting while disabled");
 	EXPECT_TRUE(find_in_kprobes_list("[DISABLED]", line, sizeof(line)));
 
 	ASSERT_EQ(0, write_file(STATS_DIR "/control", "enable"));
-	open_times("/kprobes-selftest-no-such-file", m);
-	read_stats(_metadata, &resumed);
-	EXPECT_EQ(frozen.enoent + m, resumed.enoent) TH_LOG("not counting after enable");
+	open_times(MISSING_FILE, m);
+	read_stats(_metadata, STATS_FUNC, &resumed);
+	EXPECT_EQ(errno_count(&frozen, "-ENOENT", -ENOENT) + m,
+		  errno_count(&resumed, "-ENOENT", -ENOENT)) TH_LOG("not counting after enable");
 
 	/* log_failures names the failing call, its arguments and error. */
 	ASSERT_EQ(0, write_file(LOG_FAILURES, "1"));
 	kmsg_find(self->kmsg, "");
-	open_times("/kprobes-selftest-no-such-file", 1);
+	open_times(MISSING_FILE, 1);
 	EXPECT_TRUE(kmsg_find(self->kmsg, STATS_FUNC "(0x"))
 		TH_LOG("log_failures=1 logged no failing call");
 	ASSERT_EQ(0, write_file(LOG_FAILURES, "0"));
 
 	self->loaded = NULL;
 	unload_sample(_metadata, "kretprobe_stats", STATS_FUNC "+0x0");
+}
+
+/*
+ * kretprobe_open_failures: a failing open is logged with the file name,
+ * read from user space in the entry handler; a successful one is not.
+ */
+TEST_F(sample, kretprobe_open_failures)
+{
+	char line[512], path[256];
+
+	sample_path("kretprobe_open_failures", path, sizeof(path));
+	if (access(path, R_OK))
+		SKIP(return, "%s: %s (CONFIG_SAMPLE_KRETPROBE_OPEN_FAILURES needs HAVE_FUNCTION_ARG_ACCESS_API)",
+		     path, strerror(errno));
+	if (!load_sample(_metadata, "kretprobe_open_failures", ""))
+		return;
+	self->loaded = "kretprobe_open_failures";
+	ASSERT_TRUE(find_in_kprobes_list("  r  " STATS_FUNC "+0x0", line, sizeof(line)));
+
+	kmsg_find(self->kmsg, "");
+	ASSERT_EQ(0, open_times("/proc/self/stat", 1));
+	EXPECT_FALSE(kmsg_find(self->kmsg, "open(\"/proc/self/stat\")"))
+		TH_LOG("a successful open was logged");
+	ASSERT_EQ(1, open_times(MISSING_FILE, 1));
+	/* -ENOENT by name with CONFIG_SYMBOLIC_ERRNAME, else -2 */
+	EXPECT_TRUE(kmsg_find(self->kmsg, "open(\"" MISSING_FILE "\") = -"))
+		TH_LOG("no \"open(\\\"%s\\\") = -ENOENT\" in the kernel log", MISSING_FILE);
+
+	self->loaded = NULL;
+	unload_sample(_metadata, "kretprobe_open_failures", STATS_FUNC "+0x0");
+}
+
+/* Loads test_modules/kprobes_sample_target.ko, whose functions tests probe. */
+static void load_target(struct __test_metadata *_metadata, FIXTURE_DATA(sample) *self)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	ASSERT_EQ(0, test_module_path(TARGET_MODULE, path, sizeof(path)));
+	ret = load_module(path, "");
+	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", path, strerror(-ret));
+	self->target_loaded = true;
+}
+
+/* Makes the target module call @target with @value, @times times. */
+static void call_target(struct __test_metadata *_metadata, const char *target,
+			long value, int times)
+{
+	char call[64];
+	int i, ret;
+
+	snprintf(call, sizeof(call), "%s %ld", target, value);
+	for (i = 0; i < times; i++) {
+		ret = write_file(TARGET_CALL, call);
+		ASSERT_EQ(0, ret) TH_LOG("\"%s\" > %s: %s", call, TARGET_CALL, strerror(-ret));
+	}
+}
+
+/*
+ * Each kind of return value is classified as its C type says: exact
+ * failure counts for an int, a long, an ERR_PTR() and a NULL-or-pointer
+ * target, on every architecture.
+ */
+TEST_F(sample, kretprobe_stats_return_kinds)
+{
+	/* Successes and failures both: the edges of [-MAX_ERRNO, -1] too. */
+	static const long values[] = { 0, 7, 2147483647, -4096, -2, -2, -22, -4095 };
+	struct func_stats st;
+	int i;
+
+	load_target(_metadata, self);
+	if (!load_sample(_metadata, "kretprobe_stats",
+			 "funcs=kst_sample_int:int,kst_sample_long:long,"
+			 "kst_sample_errptr:errptr,kst_sample_ptr:ptr"))
+		return;
+	self->loaded = "kretprobe_stats";
+
+	for (i = 0; i < ARRAY_SIZE(values); i++) {
+		call_target(_metadata, "int", values[i], 1);
+		call_target(_metadata, "long", values[i], 1);
+	}
+	call_target(_metadata, "errptr", -ENOMEM, 2);
+	call_target(_metadata, "errptr", 0, 3);
+	call_target(_metadata, "ptr", 0, 3);
+	call_target(_metadata, "ptr", 1, 2);
+
+	read_stats(_metadata, "kst_sample_int", &st);
+	EXPECT_EQ(8, st.calls);
+	EXPECT_EQ(4, st.failed);
+	EXPECT_EQ(2, errno_count(&st, "-ENOENT", -ENOENT));
+	EXPECT_EQ(1, errno_count(&st, "-EINVAL", -EINVAL));
+	EXPECT_EQ(1, errno_count(&st, "other", 0));
+	read_stats(_metadata, "kst_sample_long", &st);
+	EXPECT_EQ(8, st.calls);
+	EXPECT_EQ(4, st.failed);
+	EXPECT_EQ(2, errno_count(&st, "-ENOENT", -ENOENT));
+	EXPECT_EQ(1, errno_count(&st, "-EINVAL", -EINVAL));
+	read_stats(_metadata, "kst_sample_errptr", &st);
+	EXPECT_EQ(5, st.calls);
+	EXPECT_EQ(2, st.failed);
+	EXPECT_EQ(2, errno_count(&st, "-ENOMEM", -ENOMEM));
+	read_stats(_metadata, "kst_sample_ptr", &st);
+	EXPECT_EQ(5, st.calls);
+	EXPECT_EQ(3, st.failed);
+	EXPECT_EQ(0, st.nr_errnos) TH_LOG("a NULL has no errno");
+	EXPECT_EQ(st.calls, st.ok + st.failed);
+}
+
+/*
+ * Both miss counters: with maxactive=1, a call made while the function
+ * is already in flight finds no free instance (missed); a call made from
+ * a kprobe's handler is not run at all (nested).
+ */
+TEST_F(sample, kretprobe_stats_misses)
+{
+	struct func_stats st;
+
+	load_target(_metadata, self);
+	if (!load_sample(_metadata, "kretprobe_stats",
+			 "funcs=kst_sample_recurse:int,kst_sample_int:int maxactive=1"))
+		return;
+	self->loaded = "kretprobe_stats";
+
+	call_target(_metadata, "recurse", 4, 1);
+	call_target(_metadata, "nested", -2, 3);
+	read_stats(_metadata, "kst_sample_recurse", &st);
+	EXPECT_EQ(1, st.calls);
+	EXPECT_EQ(3, st.missed) TH_LOG("calls in flight beyond maxactive=1");
+	EXPECT_EQ(0, st.nested);
+	read_stats(_metadata, "kst_sample_int", &st);
+	EXPECT_EQ(0, st.calls);
+	EXPECT_EQ(0, st.missed);
+	EXPECT_EQ(3, st.nested) TH_LOG("calls from a kprobe's handler");
+
+	/* reset starts the miss counters from zero too */
+	ASSERT_EQ(0, write_file(STATS_DIR "/control", "reset"));
+	call_target(_metadata, "nested", 1, 1);
+	read_stats(_metadata, "kst_sample_int", &st);
+	EXPECT_EQ(1, st.nested);
+	read_stats(_metadata, "kst_sample_recurse", &st);
+	EXPECT_EQ(0, st.missed);
+}
+
+/* A call of more than 2^30 ns lands in the top bucket, shown open-ended. */
+TEST_F(sample, kretprobe_stats_top_bucket)
+{
+	struct func_stats st;
+
+	load_target(_metadata, self);
+	if (!load_sample(_metadata, "kretprobe_stats", "funcs=kst_sample_sleep:int"))
+		return;
+	self->loaded = "kretprobe_stats";
+
+	call_target(_metadata, "sleep", 1200, 1);
+	call_target(_metadata, "sleep", 0, 1);
+	read_stats(_metadata, "kst_sample_sleep", &st);
+	EXPECT_EQ(2, st.calls);
+	EXPECT_EQ(1, st.hist_top) TH_LOG("no \"hist_ns 1073741824-inf 1\"");
+	EXPECT_EQ(2, st.hist_sum);
+	EXPECT_LE(1200000000ULL, st.max_ns);
+}
+
+/* The symbol of the kmalloc() family's sized call: renamed in 6.10. */
+static const char *kmalloc_symbol(void)
+{
+	char line[256];
+	const char *found = NULL;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return NULL;
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (strstr(line, " __kmalloc_noprof\n"))
+			found = "__kmalloc_noprof";
+		else if (strstr(line, " __kmalloc\n"))
+			found = "__kmalloc";
+	}
+	fclose(f);
+	return found;
+}
+
+/* Allocations: failures of kmalloc() are the NULLs it returns. */
+TEST_F(sample, kretprobe_stats_kmalloc)
+{
+	const char *symbol = kmalloc_symbol();
+	char params[128];
+	struct func_stats before, after;
+
+	ASSERT_NE(NULL, symbol) TH_LOG("neither __kmalloc_noprof nor __kmalloc in /proc/kallsyms");
+	load_target(_metadata, self);
+	snprintf(params, sizeof(params), "funcs=%s:ptr", symbol);
+	if (!load_sample(_metadata, "kretprobe_stats", params))
+		return;
+	self->loaded = "kretprobe_stats";
+
+	read_stats(_metadata, symbol, &before);
+	/* Above KMALLOC_MAX_SIZE on every architecture and page size. */
+	call_target(_metadata, "kmalloc", 1L << 30, 3);
+	call_target(_metadata, "kmalloc", 64, 2);
+	read_stats(_metadata, symbol, &after);
+	EXPECT_EQ(3, after.failed - before.failed);
+	EXPECT_LE(5, after.calls - before.calls);
+	EXPECT_EQ(0, after.nr_errnos);
+}
+
+/* Opens @path in a loop until killed, or until its parent dies. */
+static pid_t start_opener(const char *path)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		for (;;)
+			open_times(path, 100);
+	}
+	return pid;
+}
+
+/*
+ * reset while other CPUs' handlers run: every read shows consistent
+ * counts (calls == ok + failed == the histogram's total, no more errnos
+ * than failures), and once the load stops a reset counts exactly the
+ * calls that follow it.
+ */
+TEST_F(sample, kretprobe_stats_reset_under_load)
+{
+	const int rounds = 200, m = 5;
+	struct func_stats st;
+	int i, bad = 0;
+
+	if (!load_sample(_metadata, "kretprobe_stats", "funcs=" STATS_FUNC ":int"))
+		return;
+	self->loaded = "kretprobe_stats";
+
+	self->openers[0] = start_opener("/proc/self/stat");
+	ASSERT_LT(0, self->openers[0]) TH_LOG("fork: %s", strerror(errno));
+	self->openers[1] = start_opener(MISSING_FILE);
+	ASSERT_LT(0, self->openers[1]) TH_LOG("fork: %s", strerror(errno));
+	for (i = 0; i < rounds; i++) {
+		if (i % 2)
+			ASSERT_EQ(0, write_file(STATS_DIR "/control", "reset"));
+		read_stats(_metadata, STATS_FUNC, &st);
+		if (st.failed > st.calls || st.ok + st.failed != st.calls ||
+		    st.hist_sum != st.calls || errno_total(&st) > st.failed) {
+			if (!bad++)
+				TH_LOG("round %d: calls %lu ok %lu failed %lu hist %lu errnos %lu",
+				       i, st.calls, st.ok, st.failed, st.hist_sum, errno_total(&st));
+		}
+	}
+	EXPECT_EQ(0, bad) TH_LOG("%d of %d reads inconsistent", bad, rounds);
+	for (i = 0; i < ARRAY_SIZE(self->openers); i++) {
+		kill(self->openers[i], SIGKILL);
+		waitpid(self->openers[i], NULL, 0);
+		self->openers[i] = 0;
+	}
+
+	ASSERT_EQ(0, write_file(STATS_DIR "/control", "reset"));
+	open_times(MISSING_FILE, m);
+	read_stats(_metadata, STATS_FUNC, &st);
+	EXPECT_EQ(m, st.failed) TH_LOG("calls after a reset under load");
+	EXPECT_EQ(m, errno_count(&st, "-ENOENT", -ENOENT));
+}
+
+/* The target module refuses what it cannot do, and calls nothing. */
+TEST_F(sample, sample_target_bad_input)
+{
+	static const char * const bad[] = {
+		"", "int", "int x", "bogus 1", "int 4294967296", "sleep 2001",
+		"sleep -1", "recurse 0", "recurse 17", "errptr -4096", "kmalloc -1",
+		"int 1 2",
+	};
+	int i, ret;
+
+	load_target(_metadata, self);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		ret = write_file(TARGET_CALL, bad[i]);
+		EXPECT_EQ(-EINVAL, ret) TH_LOG("\"%s\": %s", bad[i], strerror(-ret));
+	}
 }
 
 /* Bad control commands and parameter writes are refused and change nothing. */
@@ -287,10 +636,10 @@ TEST_F(sample, kretprobe_stats_bad_input)
 	if (!load_sample(_metadata, "kretprobe_stats", "funcs=" STATS_FUNC ":int"))
 		return;
 	self->loaded = "kretprobe_stats";
-	open_times("/kprobes-selftest-no-such-file", 3);
+	open_times(MISSING_FILE, 3);
 	/* Disabled, the counts hold still while the commands are written. */
 	ASSERT_EQ(0, write_file(STATS_DIR "/control", "disable"));
-	read_stats(_metadata, &before);
+	read_stats(_metadata, STATS_FUNC, &before);
 	ASSERT_LT(0, before.calls);
 
 	for (i = 0; i < ARRAY_SIZE(bad_commands); i++) {
@@ -299,9 +648,9 @@ TEST_F(sample, kretprobe_stats_bad_input)
 	}
 	ASSERT_LT(0, read_file(STATS_DIR "/control", state, sizeof(state)));
 	EXPECT_STREQ("disabled\n", state);
-	read_stats(_metadata, &after);
+	read_stats(_metadata, STATS_FUNC, &after);
 	EXPECT_EQ(before.calls, after.calls) TH_LOG("a bad command reset or counted");
-	EXPECT_EQ(before.enoent, after.enoent);
+	EXPECT_EQ(errno_total(&before), errno_total(&after));
 	EXPECT_EQ(0, write_file(STATS_DIR "/control", "enable"));
 
 	for (i = 0; i < ARRAY_SIZE(bad_bools); i++) {
@@ -348,6 +697,7 @@ TEST_F(sample, kretprobe_stats_bad_params)
 		{ "funcs=a,b,c,d,e,f,g,h,i", -E2BIG },
 		{ "funcs=" STATS_FUNC "," STATS_FUNC, -EINVAL },
 		{ "funcs=" STATS_FUNC ":float", -EINVAL },
+		{ "funcs=" STATS_FUNC ":int:int", -EINVAL },
 		{ "funcs=:int", -EINVAL },
 		{ "funcs=" STATS_FUNC "+0x10", -ENOENT },
 		{ "funcs=" STATS_FUNC "\x01", -ENOENT },

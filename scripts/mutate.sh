@@ -1,0 +1,94 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Measures what the suite catches: applies each mutant (one small change
+# to the kernel, a sample or a test module) to the pipeline's tree of the
+# kernel (never to the series), rebuilds incrementally, boots, runs the
+# suite and says whether a case went red. Restores the tree after each.
+#
+# The mutants are data, in mutants/<kernel>.mutants, one per line:
+#   name<TAB>path in the kernel tree<TAB>text of one line<TAB>its replacement
+# The text must occur on exactly one line of the file.
+#
+# Usage: KERNEL=7.3 scripts/mutate.sh [--arch ARCH] [--out DIR] [NAME...]
+#   (default: x86_64, out/mutants/<kernel>-<arch>, every mutant)
+# Prints one line per mutant: killed (by which cases), crashed (the guest
+# died or hung: which case ran last), survived, or invalid (did not
+# apply or build); exits non-zero if one survived or was invalid.
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+arch=x86_64
+out=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--arch) [ $# -ge 2 ] || die "--arch needs a value"; arch=$2; shift 2 ;;
+	--out) [ $# -ge 2 ] || die "--out needs a value"; out=$2; shift 2 ;;
+	-*) die "unknown argument: $1" ;;
+	*) break ;;
+	esac
+done
+list=$TOP/mutants/$KERNEL.mutants
+[ -f "$list" ] || die "no mutants for kernel $KERNEL: $list"
+out=$(realpath -m "${out:-$TOP/out/mutants/$KERNEL-$arch}")
+mkdir -p "$out"
+load_arch "$arch"
+for name in "$@"; do
+	cut -f1 "$list" | grep -qx -- "$name" || die "no mutant '$name' in $list"
+done
+
+src=$("$TOP/scripts/apply-series.sh")
+tip=$(git -C "$src" rev-parse HEAD)
+obj=$BUILD_ROOT/$arch
+restore() {
+	git -C "$src" reset -q --hard "$tip"
+}
+trap restore EXIT
+export KERNEL_CMDLINE_EXTRA="${KERNEL_CMDLINE_EXTRA:-} KPROBES_PASSES=1"
+
+# Replaces the one line of $2 (a file) that holds $3 by the line with $4.
+mutate() {
+	python3 - "$@" <<'EOF'
+import sys
+path, old, new = sys.argv[1:4]
+lines = open(path).read().split('\n')
+hits = [i for i, l in enumerate(lines) if old in l]
+if len(hits) != 1:
+    sys.exit('%s: "%s" is on %d lines, not 1' % (path, old, len(hits)))
+lines[hits[0]] = lines[hits[0]].replace(old, new)
+open(path, 'w').write('\n'.join(lines))
+EOF
+}
+
+status=0 killed=0 total=0
+while IFS=$'\t' read -r name path old new; do
+	case $name in '' | '#'*) continue ;; esac
+	[ $# -eq 0 ] || printf '%s\n' "$@" | grep -qx -- "$name" || continue
+	total=$((total + 1))
+	restore
+	log=$out/$name.log
+	if ! mutate "$src/$path" "$old" "$new" >"$log" 2>&1 ||
+	   ! run_logged "$log" "$TOP/scripts/build.sh" "$arch" "$src" "$obj" ||
+	   ! run_logged "$log" "$TOP/scripts/mkinitramfs.sh" "$arch" "$src" "$obj" \
+		"$obj/initramfs.cpio"; then
+		say "invalid   $name: did not apply or build (log: $log)"
+		status=1
+		continue
+	fi
+	if "$TOP/scripts/boot.sh" "$arch" "$obj" "$obj/initramfs.cpio" "$out/$name" "$arch" \
+		>"$log" 2>&1; then
+		say "survived  $name"
+		status=1
+	elif failed=$(grep -oE 'FAIL +[^ ]+' "$log" | awk '{ print $2 }' | sort -u | paste -sd' '); \
+	     [ -n "$failed" ]; then
+		say "killed    $name: $failed"
+		killed=$((killed + 1))
+	else
+		say "crashed   $name: $(grep -E 'ERROR' "$log" | head -n 1 | sed 's/^ *//')"
+		killed=$((killed + 1))
+	fi
+done <"$list"
+restore
+say "$killed of $total mutants killed ($KERNEL, $arch); logs in $out"
+# The next run rebuilds what the mutants touched.
+exit $status

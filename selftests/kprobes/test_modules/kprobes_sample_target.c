@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kprobes_sample_target.c - functions for the kprobes samples to probe
+ *
+ * Each target returns what user space asks for, so that the samples'
+ * counts can be checked exactly:
+ *
+ *   echo "int -2" > /sys/kernel/debug/kprobes_sample_target/call
+ *
+ * calls kst_sample_int(-2) once. The targets:
+ *
+ *   int N       kst_sample_int() returns N, an int
+ *   long N      kst_sample_long() returns N, a long
+ *   errptr N    kst_sample_errptr() returns ERR_PTR(N) for N < 0, else a
+ *               valid pointer
+ *   ptr N       kst_sample_ptr() returns NULL for N == 0, else a pointer
+ *   sleep MS    kst_sample_sleep() sleeps MS (at most 2000) ms, returns 0
+ *   recurse N   kst_sample_recurse() calls itself until N (at most 16)
+ *               calls are in flight, returns N
+ *   nested N    calls kst_sample_int(N) from a kprobe's handler
+ *   kmalloc N   kmalloc(N) (which fails above KMALLOC_MAX_SIZE), kfree()
+ *
+ * Anything else, or a number out of range, fails with -EINVAL.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "kprobes_selftest.h"
+
+#define KST_SLEEP_MAX_MS	2000
+#define KST_RECURSE_MAX		16
+
+static int kst_sample_object;
+
+static noinline int kst_sample_int(int value)
+{
+	return value;
+}
+
+static noinline long kst_sample_long(long value)
+{
+	return value;
+}
+
+static noinline void *kst_sample_errptr(long value)
+{
+	return value < 0 ? ERR_PTR(value) : &kst_sample_object;
+}
+
+static noinline void *kst_sample_ptr(long value)
+{
+	return value ? &kst_sample_object : NULL;
+}
+
+static noinline int kst_sample_sleep(long ms)
+{
+	msleep(ms);
+	return 0;
+}
+
+static noinline int kst_sample_recurse(int depth)
+{
+	if (depth <= 1)
+		return 1;
+	return kst_call(kst_sample_recurse, depth - 1) + 1;
+}
+
+/* The kprobe from whose handler "nested" calls kst_sample_int(). */
+static noinline int kst_sample_outer(int value)
+{
+	return value + 1;
+}
+
+static long kst_nested_value;
+
+static int kst_nested_pre_handler(struct kprobe *p, struct pt_regs *regs)
+{
+	kst_call(kst_sample_int, kst_nested_value);
+	return 0;
+}
+
+static int kst_call_nested(long value)
+{
+	struct kprobe outer = {
+		.symbol_name = "kst_sample_outer",
+		.pre_handler = kst_nested_pre_handler,
+	};
+	int ret;
+
+	if (value != (int)value)
+		return -EINVAL;
+	kst_nested_value = value;
+	ret = register_kprobe(&outer);
+	if (ret)
+		return ret;
+	kst_call(kst_sample_outer, 0);
+	unregister_kprobe(&outer);
+	return 0;
+}
+
+static int kst_call_kmalloc(long size)
+{
+	void *p;
+
+	if (size < 0)
+		return -EINVAL;
+	/* Not a constant size: the call goes to the kmalloc family itself. */
+	p = kmalloc(size, GFP_KERNEL | __GFP_NOWARN);
+	kfree(p);
+	return 0;
+}
+
+static int kst_call_target(const char *target, long value)
+{
+	if (!strcmp(target, "int")) {
+		if (value != (int)value)
+			return -EINVAL;
+		kst_call(kst_sample_int, value);
+	} else if (!strcmp(target, "long")) {
+		kst_call(kst_sample_long, value);
+	} else if (!strcmp(target, "errptr")) {
+		if (value < -MAX_ERRNO)
+			return -EINVAL;
+		kst_call(kst_sample_errptr, value);
+	} else if (!strcmp(target, "ptr")) {
+		kst_call(kst_sample_ptr, value);
+	} else if (!strcmp(target, "sleep")) {
+		if (value < 0 || value > KST_SLEEP_MAX_MS)
+			return -EINVAL;
+		kst_call(kst_sample_sleep, value);
+	} else if (!strcmp(target, "recurse")) {
+		if (value < 1 || value > KST_RECURSE_MAX)
+			return -EINVAL;
+		kst_call(kst_sample_recurse, value);
+	} else if (!strcmp(target, "nested")) {
+		return kst_call_nested(value);
+	} else if (!strcmp(target, "kmalloc")) {
+		return kst_call_kmalloc(value);
+	} else {
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static ssize_t kst_call_write(struct file *file, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	char input[64], *target, *arg;
+	long value;
+	int ret;
+
+	if (count >= sizeof(input))
+		return -EINVAL;
+	if (copy_from_user(input, ubuf, count))
+		return -EFAULT;
+	input[count] = '\0';
+	arg = strim(input);
+	target = strsep(&arg, " ");
+	if (!arg || kstrtol(skip_spaces(arg), 0, &value))
+		return -EINVAL;
+	ret = kst_call_target(target, value);
+	return ret ?: count;
+}
+
+static const struct file_operations kst_call_fops = {
+	.owner = THIS_MODULE,
+	.write = kst_call_write,
+	.llseek = noop_llseek,
+};
+
+static struct dentry *kst_dir;
+
+static int __init kst_sample_target_init(void)
+{
+	kst_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_file("call", 0200, kst_dir, NULL, &kst_call_fops);
+	return 0;
+}
+module_init(kst_sample_target_init);
+
+static void __exit kst_sample_target_exit(void)
+{
+	debugfs_remove_recursive(kst_dir);
+}
+module_exit(kst_sample_target_exit);
+
+MODULE_DESCRIPTION("Probe targets with chosen return values for the kprobes samples' tests");
+MODULE_LICENSE("GPL");
