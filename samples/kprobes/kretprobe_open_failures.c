@@ -14,7 +14,7 @@
  * string while the call starts: by the time the function returns, user
  * space may have changed or unmapped it. Handlers run with preemption
  * disabled and must not sleep, so they cannot fault a page in:
- * strncpy_from_user_nofault() copies what is there and fails otherwise.
+ * copy_from_user_nofault() copies what is there and fails otherwise.
  * This is what a jprobe and a kprobe's fault_handler were once used for.
  */
 
@@ -23,8 +23,11 @@
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/sched.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 
 /* Longer names are cut: the instance data of every call is this big. */
@@ -34,20 +37,40 @@ struct open_call {
 	char name[NAME_LEN];
 };
 
+/*
+ * Copies the string at @src into @dst (@size bytes with its NUL) without
+ * faulting, or fails with -EFAULT. strncpy_from_user_nofault() would do,
+ * but modules cannot use it: copy_from_user_nofault() is what is exported.
+ * A page at a time, since the bytes after the NUL may not be mapped.
+ */
+static long copy_string_nofault(char *dst, const char __user *src, size_t size)
+{
+	size_t copied = 0, chunk, len;
+
+	while (copied < size - 1) {
+		chunk = min(size - 1 - copied,
+			    PAGE_SIZE - ((unsigned long)(src + copied) & ~PAGE_MASK));
+		if (copy_from_user_nofault(dst + copied, src + copied, chunk))
+			return -EFAULT;
+		len = strnlen(dst + copied, chunk);
+		copied += len;
+		if (len < chunk)
+			break;
+	}
+	dst[copied] = '\0';
+	return copied;
+}
+NOKPROBE_SYMBOL(copy_string_nofault);
+
 /* do_sys_openat2(int dfd, const char __user *filename, struct open_how *how) */
 static int open_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct open_call *call = (struct open_call *)ri->data;
 	const char __user *filename;
-	long len;
 
 	filename = (const char __user *)regs_get_kernel_argument(regs, 1);
-	/* Without the NUL when the name is longer: leave room for one. */
-	len = strncpy_from_user_nofault(call->name, filename, NAME_LEN - 1);
-	if (len < 0)
+	if (copy_string_nofault(call->name, filename, NAME_LEN) < 0)
 		strscpy(call->name, "(not readable without a fault)", NAME_LEN);
-	else
-		call->name[len] = '\0';
 	return 0;
 }
 NOKPROBE_SYMBOL(open_entry);
