@@ -53,6 +53,11 @@ configure() {
 	while read -r line; do
 		grep -qx -- "$line" "$tmp" && continue
 		option=${line%%=*}
+		# Options the architecture cannot have (scripts/arch/<arch>.conf).
+		if [[ " ${KCONFIG_UNAVAILABLE:-} " == *" $option "* ]]; then
+			say "   $option: not available on $ARCH_NAME"
+			continue
+		fi
 		# Fine for an option the tree does not define (yet): a bisect step
 		# before the patch that adds it.
 		if grep -rqsx --include='Kconfig*' "config ${option#CONFIG_}" "$src"; then

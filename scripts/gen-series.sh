@@ -9,8 +9,9 @@
 # The upstream series (patches/) is made from series/ as it is. A stable
 # backport, series/stable-<K>/, holds only what differs for kernel K:
 # NN-*.diff and NN-*.msg in place of the upstream ones, NN-*.drop (why the
-# patch is left out) and cover-letter.txt. The new files (NN-*.files) are
-# the same for every kernel.
+# patch is left out) and cover-letter.txt, and may add a patch of its own
+# (a prerequisite taken from upstream, NN-*.author naming its author).
+# The new files (NN-*.files) are the same for every kernel.
 #
 # Usage: scripts/gen-series.sh [OUTPUT_ROOT]       every kernel's series
 #        KERNEL=6.1 scripts/gen-series.sh [OUTPUT_DIR]   one kernel's
@@ -60,12 +61,15 @@ series_file() {
 	return 0
 }
 
+# The upstream patches, minus those the backport drops, plus those only
+# the backport has (a prerequisite from upstream, with its NN-*.author).
 patches=()
-for msg in "$TOP"/series/[0-9]*.msg; do
-	name=$(basename "$msg" .msg)
+while read -r name; do
 	[ -z "$SERIES_NAME" ] || [ ! -f "$overrides/$name.drop" ] || continue
 	patches+=("$name")
-done
+done < <(for msg in "$TOP"/series/[0-9]*.msg ${SERIES_NAME:+"$overrides"/[0-9]*.msg}; do
+		[ -f "$msg" ] && basename "$msg" .msg
+	done | sort -u)
 
 "$TOP/scripts/prepare-tree.sh"
 work=$(mktemp -d /tmp/kprobes-series.XXXXXX)
@@ -117,7 +121,9 @@ for name in "${patches[@]}"; do
 	fi
 	# -f: the Debian tree's .gitignore ignores everything at the top level.
 	git -C "$tree" add -A -f
-	git -C "$tree" commit -q -F "$(series_file "$name.msg")"
+	author=$(series_file "$name.author")
+	git -C "$tree" commit -q -F "$(series_file "$name.msg")" \
+		${author:+--author="$(cat "$author")"}
 done
 
 # Files that grow from patch to patch come from .diff hunks

@@ -79,8 +79,8 @@ while IFS=$'\t' read -r name path old new; do
 		>"$log" 2>&1; then
 		say "survived  $name"
 		status=1
-	elif failed=$(grep -oE 'FAIL +[^ ]+' "$log" | awk '{ print $2 }' | sort -u | paste -sd' '); \
-	     [ -n "$failed" ]; then
+	elif failed=$(awk '$2 == "FAIL" && $3 !~ /:$/ { print $3 }' "$log" | sort -u |
+		      paste -sd' '); [ -n "$failed" ]; then
 		say "killed    $name: $failed"
 		killed=$((killed + 1))
 	else
