@@ -69,7 +69,7 @@ while read -r name; do
 	patches+=("$name")
 done < <(for msg in "$TOP"/series/[0-9]*.msg ${SERIES_NAME:+"$overrides"/[0-9]*.msg}; do
 		[ -f "$msg" ] && basename "$msg" .msg
-	done | sort -u)
+	done | LC_ALL=C sort -u)
 
 "$TOP/scripts/prepare-tree.sh"
 work=$(mktemp -d /tmp/kprobes-series.XXXXXX)

@@ -7,10 +7,11 @@
 #
 # The mutants are data, in mutants/<kernel>.mutants, one per line:
 #   name<TAB>path in the kernel tree<TAB>text of one line<TAB>its replacement
-# The text must occur on exactly one line of the file.
+# The text must occur on exactly one line of the file; \t in it is a tab.
 #
-# Usage: KERNEL=7.3 scripts/mutate.sh [--arch ARCH] [--out DIR] [NAME...]
+# Usage: KERNEL=7.3 scripts/mutate.sh [--arch ARCH] [--out DIR] [--check] [NAME...]
 #   (default: x86_64, out/mutants/<kernel>-<arch>, every mutant)
+#   --check  only checks that each mutant applies, then restores the tree
 # Prints one line per mutant: killed (by which cases), crashed (the guest
 # died or hung: which case ran last), survived, or invalid (did not
 # apply or build); exits non-zero if one survived or was invalid.
@@ -20,10 +21,12 @@ set -euo pipefail
 
 arch=x86_64
 out=
+check_only=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--arch) [ $# -ge 2 ] || die "--arch needs a value"; arch=$2; shift 2 ;;
 	--out) [ $# -ge 2 ] || die "--out needs a value"; out=$2; shift 2 ;;
+	--check) check_only=1; shift ;;
 	-*) die "unknown argument: $1" ;;
 	*) break ;;
 	esac
@@ -50,7 +53,7 @@ export KERNEL_CMDLINE_EXTRA="${KERNEL_CMDLINE_EXTRA:-} KPROBES_PASSES=1"
 mutate() {
 	python3 - "$@" <<'EOF'
 import sys
-path, old, new = sys.argv[1:4]
+path, old, new = (a.replace('\\t', '\t') for a in sys.argv[1:4])
 lines = open(path).read().split('\n')
 hits = [i for i, l in enumerate(lines) if old in l]
 if len(hits) != 1:
@@ -67,6 +70,10 @@ while IFS=$'\t' read -r name path old new; do
 	total=$((total + 1))
 	restore
 	log=$out/$name.log
+	if [ -n "$check_only" ]; then
+		mutate "$src/$path" "$old" "$new" || status=1
+		continue
+	fi
 	if ! mutate "$src/$path" "$old" "$new" >"$log" 2>&1 ||
 	   ! run_logged "$log" "$TOP/scripts/build.sh" "$arch" "$src" "$obj" ||
 	   ! run_logged "$log" "$TOP/scripts/mkinitramfs.sh" "$arch" "$src" "$obj" \
@@ -89,6 +96,7 @@ while IFS=$'\t' read -r name path old new; do
 	fi
 done <"$list"
 restore
+[ -z "$check_only" ] || { say "$total mutants checked"; exit $status; }
 say "$killed of $total mutants killed ($KERNEL, $arch); logs in $out"
 # The next run rebuilds what the mutants touched.
 exit $status
