@@ -12,7 +12,7 @@ import os, subprocess, sys, tempfile
 
 repo, outdir = sys.argv[1], sys.argv[2]
 K = 'selftests/kprobes/'
-NPARTS = 14
+NPARTS = 15
 
 # file -> list of (part, first line (exact), number of lines)
 TAGS = {
@@ -45,7 +45,7 @@ TAGS = {
   (7, 'obj-m += kprobes_selftest_target.o', 1),
   (9, 'obj-m += kprobes_torture.o', 1),
   (11, 'obj-m += kprobes_bench.o', 1),
-  (14, 'obj-m += kprobes_sample_target.o', 1),
+  (15, 'obj-m += kprobes_sample_target.o', 1),
  ],
  'test_modules/kst_cases.h': [
   (3, 'KST_CASE(kprobe_symbol_offset);', 1),
@@ -69,10 +69,29 @@ TAGS = {
   (8, '  test_optprobe  the "optprobe.*" cases catch an optimized kprobe before', 4),
   (10, '  test_torture   the "torture.*" cases load test_modules/kprobes_torture.ko:', 6),
   (12, '  test_bench     bad input to test_modules/kprobes_bench.ko, the module of', 2),
-  (14, '  test_samples   loads samples/kprobes/*.ko from /lib/modules/$(uname -r)', 5),
+  (14, '  test_samples   loads samples/kprobes/*.ko from /lib/modules/$(uname -r)', 3),
+  (15, '                 kretprobe_stats_* also probe the functions of', 3),
   (12, 'Installed, but not run by default:', 2),
   (13, '  kprobes_soak begin [CYCLES]; <run the suite>; kprobes_soak end', 5),
   (12, '  kprobes_bench [-c CALLS] [-b N,...]', 5),
+ ],
+ 'test_samples.c': [
+  (14, '// SPDX-License-Identifier: GPL-2.0', 10000),
+  (15, '#define _GNU_SOURCE', 1),
+  (15, '#include <limits.h>', 1),
+  (15, '#include <sched.h>', 1),
+  (15, '#include <signal.h>', 1),
+  (15, '#include <sys/prctl.h>', 1),
+  (15, '/* test_modules/kprobes_sample_target.ko: targets with chosen returns */', 3),
+  (15, '\tbool target_loaded;', 1),
+  (15, '\tpid_t openers[2];', 1),
+  (15, '\tself->target_loaded = false;', 1),
+  (15, '\tmemset(self->openers, 0, sizeof(self->openers));', 1),
+  (15, 'static void stop_openers(pid_t *openers, int n);', 2),
+  (15, '\tstop_openers(self->openers, ARRAY_SIZE(self->openers));', 1),
+  (15, '\tif (self->target_loaded) {', 4),
+  (15, '/* Loads test_modules/kprobes_sample_target.ko, whose functions tests probe. */', 10000),
+  (14, 'int main(int argc, char **argv)', 10000),
  ],
 }
 

@@ -60,6 +60,7 @@ static long copy_string_nofault(char *dst, const char __user *src, size_t size)
 	dst[copied] = '\0';
 	return copied;
 }
+
 NOKPROBE_SYMBOL(copy_string_nofault);
 
 /* do_sys_openat2(int dfd, const char __user *filename, struct open_how *how) */
@@ -73,6 +74,7 @@ static int open_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 		strscpy(call->name, "(not readable without a fault)", NAME_LEN);
 	return 0;
 }
+
 NOKPROBE_SYMBOL(open_entry);
 
 static int open_return(struct kretprobe_instance *ri, struct pt_regs *regs)
@@ -86,6 +88,7 @@ static int open_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 				    call->name, ERR_PTR(ret));
 	return 0;
 }
+
 NOKPROBE_SYMBOL(open_return);
 
 static struct kretprobe open_probe = {

@@ -126,7 +126,11 @@ struct probed_func {
 static struct probed_func probed[MAX_FUNCS];
 static int nr_probed;
 
-/* The kprobes part: the handlers and the registration. */
+/*
+ * The kprobes part: the handlers and the registration. The handlers and
+ * what they call are NOKPROBE_SYMBOL: a kprobe on them would fire from
+ * inside a handler, where kprobes can only count it as missed.
+ */
 
 static int entry_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
@@ -152,10 +156,7 @@ static int entry_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 	data->start_ns = local_clock();
 	return 0;
 }
-/*
- * A kprobe on a handler would fire from inside a handler: kprobes would
- * count it as missed at best. The handlers are kept out of reach.
- */
+
 NOKPROBE_SYMBOL(entry_handler);
 
 /*
@@ -170,6 +171,7 @@ static long call_error(enum return_kind returns, unsigned long retval)
 		retval = (long)(int)retval;
 	return IS_ERR_VALUE(retval) ? -(long)retval : 0;
 }
+
 NOKPROBE_SYMBOL(call_error);
 
 static int return_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
@@ -218,6 +220,7 @@ static int return_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 				    delta);
 	return 0;
 }
+
 NOKPROBE_SYMBOL(return_handler);
 
 /*

@@ -74,22 +74,19 @@ FIXTURE_SETUP(sample)
 {
 	self->loaded = NULL;
 	self->target_loaded = false;
-	self->openers[0] = self->openers[1] = 0;
+	memset(self->openers, 0, sizeof(self->openers));
 	self->kmsg = kmsg_open_at_end();
 	ASSERT_LE(0, self->kmsg) TH_LOG("/dev/kmsg: %s", strerror(errno));
 }
 
+static void stop_openers(pid_t *openers, int n);
+
 FIXTURE_TEARDOWN(sample)
 {
-	int i, ret;
+	int ret;
 
 	close(self->kmsg);
-	for (i = 0; i < ARRAY_SIZE(self->openers); i++) {
-		if (self->openers[i] > 0) {
-			kill(self->openers[i], SIGKILL);
-			waitpid(self->openers[i], NULL, 0);
-		}
-	}
+	stop_openers(self->openers, ARRAY_SIZE(self->openers));
 	if (self->loaded) {
 		ret = unload_module(self->loaded);
 		EXPECT_EQ(0, ret) TH_LOG("unloading %s: %s", self->loaded, strerror(-ret));
@@ -209,16 +206,18 @@ static bool parse_stats(char *buf, const char *func, struct func_stats *st)
 		}
 		if (!in_func)
 			continue;
-		sscanf(line, " calls %lu ok %lu failed %lu", &st->calls, &st->ok, &st->failed);
-		sscanf(line, " missed %lu (", &st->missed);
-		sscanf(line, " nested %lu (", &st->nested);
-		sscanf(line, " latency_ns min %llu avg %llu max %llu",
-		       &st->min_ns, &st->avg_ns, &st->max_ns);
+		if (sscanf(line, " calls %lu ok %lu failed %lu",
+			   &st->calls, &st->ok, &st->failed) == 3 ||
+		    sscanf(line, " missed %lu (", &st->missed) == 1 ||
+		    sscanf(line, " nested %lu (", &st->nested) == 1 ||
+		    sscanf(line, " latency_ns min %llu avg %llu max %llu",
+			   &st->min_ns, &st->avg_ns, &st->max_ns) == 3)
+			continue;
 		if (st->nr_errnos < MAX_ERRNO_LINES &&
 		    sscanf(line, " errno %31s %lu", st->errno_name[st->nr_errnos],
 			   &st->errno_count[st->nr_errnos]) == 2)
 			st->nr_errnos++;
-		if (sscanf(line, " hist_ns %llu-%llu %lu", &lo, &hi, &count) == 3)
+		else if (sscanf(line, " hist_ns %llu-%llu %lu", &lo, &hi, &count) == 3)
 			st->hist_sum += count;
 		else if (sscanf(line, " hist_ns %llu-inf %lu", &lo, &count) == 2)
 			st->hist_top = count;
@@ -354,8 +353,8 @@ TEST_F(sample, kretprobe_open_failures)
 
 	sample_path("kretprobe_open_failures", path, sizeof(path));
 	if (access(path, R_OK))
-		SKIP(return, "%s: %s (CONFIG_SAMPLE_KRETPROBE_OPEN_FAILURES needs HAVE_FUNCTION_ARG_ACCESS_API)",
-		     path, strerror(errno));
+		SKIP(return, "%s: %s (%s needs HAVE_FUNCTION_ARG_ACCESS_API)", path,
+		     strerror(errno), "CONFIG_SAMPLE_KRETPROBE_OPEN_FAILURES");
 	if (!load_sample(_metadata, "kretprobe_open_failures", ""))
 		return;
 	self->loaded = "kretprobe_open_failures";
@@ -372,294 +371,6 @@ TEST_F(sample, kretprobe_open_failures)
 
 	self->loaded = NULL;
 	unload_sample(_metadata, "kretprobe_open_failures", STATS_FUNC "+0x0");
-}
-
-/* Loads test_modules/kprobes_sample_target.ko, whose functions tests probe. */
-static void load_target(struct __test_metadata *_metadata, FIXTURE_DATA(sample) *self)
-{
-	char path[PATH_MAX];
-	int ret;
-
-	ASSERT_EQ(0, test_module_path(TARGET_MODULE, path, sizeof(path)));
-	ret = load_module(path, "");
-	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", path, strerror(-ret));
-	self->target_loaded = true;
-}
-
-/* Makes the target module call @target with @value, @times times. */
-static void call_target(struct __test_metadata *_metadata, const char *target,
-			long value, int times)
-{
-	char call[64];
-	int i, ret;
-
-	snprintf(call, sizeof(call), "%s %ld", target, value);
-	for (i = 0; i < times; i++) {
-		ret = write_file(TARGET_CALL, call);
-		ASSERT_EQ(0, ret) TH_LOG("\"%s\" > %s: %s", call, TARGET_CALL, strerror(-ret));
-	}
-}
-
-/*
- * Each kind of return value is classified as its C type says: exact
- * failure counts for an int, a long, an ERR_PTR() and a NULL-or-pointer
- * target, on every architecture.
- */
-TEST_F(sample, kretprobe_stats_return_kinds)
-{
-	/* Successes and failures both: the edges of [-MAX_ERRNO, -1] too. */
-	static const long values[] = { 0, 7, 2147483647, -4096, -2, -2, -22, -4095 };
-	struct func_stats st;
-	int i;
-
-	load_target(_metadata, self);
-	if (!load_sample(_metadata, "kretprobe_stats",
-			 "funcs=kst_sample_int:int,kst_sample_long:long,"
-			 "kst_sample_errptr:errptr,kst_sample_ptr:ptr"))
-		return;
-	self->loaded = "kretprobe_stats";
-
-	for (i = 0; i < ARRAY_SIZE(values); i++) {
-		call_target(_metadata, "int", values[i], 1);
-		call_target(_metadata, "long", values[i], 1);
-	}
-	call_target(_metadata, "errptr", -ENOMEM, 2);
-	call_target(_metadata, "errptr", 0, 3);
-	call_target(_metadata, "ptr", 0, 3);
-	call_target(_metadata, "ptr", 1, 2);
-
-	read_stats(_metadata, "kst_sample_int", &st);
-	EXPECT_EQ(8, st.calls);
-	EXPECT_EQ(4, st.failed);
-	EXPECT_EQ(2, errno_count(&st, "-ENOENT", -ENOENT));
-	EXPECT_EQ(1, errno_count(&st, "-EINVAL", -EINVAL));
-	EXPECT_EQ(1, errno_count(&st, "other", 0));
-	read_stats(_metadata, "kst_sample_long", &st);
-	EXPECT_EQ(8, st.calls);
-	EXPECT_EQ(4, st.failed);
-	EXPECT_EQ(2, errno_count(&st, "-ENOENT", -ENOENT));
-	EXPECT_EQ(1, errno_count(&st, "-EINVAL", -EINVAL));
-	read_stats(_metadata, "kst_sample_errptr", &st);
-	EXPECT_EQ(5, st.calls);
-	EXPECT_EQ(2, st.failed);
-	EXPECT_EQ(2, errno_count(&st, "-ENOMEM", -ENOMEM));
-	read_stats(_metadata, "kst_sample_ptr", &st);
-	EXPECT_EQ(5, st.calls);
-	EXPECT_EQ(3, st.failed);
-	EXPECT_EQ(0, st.nr_errnos) TH_LOG("a NULL has no errno");
-	EXPECT_EQ(st.calls, st.ok + st.failed);
-}
-
-/*
- * Both miss counters: with maxactive=1, a call made while the function
- * is already in flight finds no free instance (missed); a call made from
- * a kprobe's handler is not run at all (nested).
- */
-TEST_F(sample, kretprobe_stats_misses)
-{
-	struct func_stats st;
-
-	load_target(_metadata, self);
-	if (!load_sample(_metadata, "kretprobe_stats",
-			 "funcs=kst_sample_recurse:int,kst_sample_int:int maxactive=1"))
-		return;
-	self->loaded = "kretprobe_stats";
-
-	call_target(_metadata, "recurse", 4, 1);
-	call_target(_metadata, "nested", -2, 3);
-	read_stats(_metadata, "kst_sample_recurse", &st);
-	EXPECT_EQ(1, st.calls);
-	EXPECT_EQ(3, st.missed) TH_LOG("calls in flight beyond maxactive=1");
-	EXPECT_EQ(0, st.nested);
-	read_stats(_metadata, "kst_sample_int", &st);
-	EXPECT_EQ(0, st.calls);
-	EXPECT_EQ(0, st.missed);
-	EXPECT_EQ(3, st.nested) TH_LOG("calls from a kprobe's handler");
-
-	/* reset starts the miss counters from zero too */
-	ASSERT_EQ(0, write_file(STATS_DIR "/control", "reset"));
-	call_target(_metadata, "nested", 1, 1);
-	read_stats(_metadata, "kst_sample_int", &st);
-	EXPECT_EQ(1, st.nested);
-	read_stats(_metadata, "kst_sample_recurse", &st);
-	EXPECT_EQ(0, st.missed);
-}
-
-/* Moves the calling thread to @cpu; false if it cannot run there. */
-static bool run_on_cpu(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return !sched_setaffinity(0, sizeof(set), &set);
-}
-
-/*
- * A reset clears every CPU's counts, not only those of the CPUs that
- * count again after it: calls made on CPU 0 before a reset do not show
- * after it, when only CPU 1 has counted since.
- */
-TEST_F(sample, kretprobe_stats_reset_other_cpu)
-{
-	struct func_stats st;
-
-	if (!run_on_cpu(1))
-		SKIP(return, "needs a second CPU: %s", strerror(errno));
-	load_target(_metadata, self);
-	if (!load_sample(_metadata, "kretprobe_stats", "funcs=kst_sample_int:int"))
-		return;
-	self->loaded = "kretprobe_stats";
-
-	ASSERT_TRUE(run_on_cpu(0));
-	call_target(_metadata, "int", -2, 3);
-	ASSERT_EQ(0, write_file(STATS_DIR "/control", "reset"));
-	ASSERT_TRUE(run_on_cpu(1));
-	call_target(_metadata, "int", -2, 1);
-	read_stats(_metadata, "kst_sample_int", &st);
-	EXPECT_EQ(1, st.calls) TH_LOG("calls from before the reset on another CPU");
-	EXPECT_EQ(1, st.failed);
-}
-
-/* A call of more than 2^30 ns lands in the top bucket, shown open-ended. */
-TEST_F(sample, kretprobe_stats_top_bucket)
-{
-	struct func_stats st;
-
-	load_target(_metadata, self);
-	if (!load_sample(_metadata, "kretprobe_stats", "funcs=kst_sample_sleep:int"))
-		return;
-	self->loaded = "kretprobe_stats";
-
-	/*
-	 * 1.5 s by the sleep's jiffies; local_clock() may see a little less
-	 * (1.198 s for 1.2 s, seen under QEMU TCG), still above 2^30 ns.
-	 */
-	call_target(_metadata, "sleep", 1500, 1);
-	call_target(_metadata, "sleep", 0, 1);
-	read_stats(_metadata, "kst_sample_sleep", &st);
-	EXPECT_EQ(2, st.calls);
-	EXPECT_EQ(1, st.hist_top) TH_LOG("no \"hist_ns 1073741824-inf 1\"");
-	EXPECT_EQ(2, st.hist_sum);
-	EXPECT_LE(1ULL << 30, st.max_ns);
-}
-
-/* The symbol of the kmalloc() family's sized call: renamed in 6.10. */
-static const char *kmalloc_symbol(void)
-{
-	char line[256];
-	const char *found = NULL;
-	FILE *f = fopen("/proc/kallsyms", "r");
-
-	if (!f)
-		return NULL;
-	while (!found && fgets(line, sizeof(line), f)) {
-		if (strstr(line, " __kmalloc_noprof\n"))
-			found = "__kmalloc_noprof";
-		else if (strstr(line, " __kmalloc\n"))
-			found = "__kmalloc";
-	}
-	fclose(f);
-	return found;
-}
-
-/* Allocations: failures of kmalloc() are the NULLs it returns. */
-TEST_F(sample, kretprobe_stats_kmalloc)
-{
-	const char *symbol = kmalloc_symbol();
-	char params[128];
-	struct func_stats before, after;
-
-	ASSERT_NE(NULL, symbol) TH_LOG("neither __kmalloc_noprof nor __kmalloc in /proc/kallsyms");
-	load_target(_metadata, self);
-	snprintf(params, sizeof(params), "funcs=%s:ptr", symbol);
-	if (!load_sample(_metadata, "kretprobe_stats", params))
-		return;
-	self->loaded = "kretprobe_stats";
-
-	read_stats(_metadata, symbol, &before);
-	/* Above KMALLOC_MAX_SIZE on every architecture and page size. */
-	call_target(_metadata, "kmalloc", 1L << 30, 3);
-	call_target(_metadata, "kmalloc", 64, 2);
-	read_stats(_metadata, symbol, &after);
-	EXPECT_EQ(3, after.failed - before.failed);
-	EXPECT_LE(5, after.calls - before.calls);
-	EXPECT_EQ(0, after.nr_errnos);
-}
-
-/* Opens @path in a loop until killed, or until its parent dies. */
-static pid_t start_opener(const char *path)
-{
-	pid_t pid = fork();
-
-	if (!pid) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		for (;;)
-			open_times(path, 100);
-	}
-	return pid;
-}
-
-/*
- * reset while other CPUs' handlers run: every read shows consistent
- * counts (calls == ok + failed == the histogram's total, no more errnos
- * than failures), and once the load stops a reset counts exactly the
- * calls that follow it.
- */
-TEST_F(sample, kretprobe_stats_reset_under_load)
-{
-	const int rounds = 200, m = 5;
-	struct func_stats st;
-	int i, bad = 0;
-
-	if (!load_sample(_metadata, "kretprobe_stats", "funcs=" STATS_FUNC ":int"))
-		return;
-	self->loaded = "kretprobe_stats";
-
-	self->openers[0] = start_opener("/proc/self/stat");
-	ASSERT_LT(0, self->openers[0]) TH_LOG("fork: %s", strerror(errno));
-	self->openers[1] = start_opener(MISSING_FILE);
-	ASSERT_LT(0, self->openers[1]) TH_LOG("fork: %s", strerror(errno));
-	for (i = 0; i < rounds; i++) {
-		if (i % 2)
-			ASSERT_EQ(0, write_file(STATS_DIR "/control", "reset"));
-		read_stats(_metadata, STATS_FUNC, &st);
-		if (st.failed > st.calls || st.ok + st.failed != st.calls ||
-		    st.hist_sum != st.calls || errno_total(&st) > st.failed) {
-			if (!bad++)
-				TH_LOG("round %d: calls %lu ok %lu failed %lu hist %lu errnos %lu",
-				       i, st.calls, st.ok, st.failed, st.hist_sum, errno_total(&st));
-		}
-	}
-	EXPECT_EQ(0, bad) TH_LOG("%d of %d reads inconsistent", bad, rounds);
-	for (i = 0; i < ARRAY_SIZE(self->openers); i++) {
-		kill(self->openers[i], SIGKILL);
-		waitpid(self->openers[i], NULL, 0);
-		self->openers[i] = 0;
-	}
-
-	ASSERT_EQ(0, write_file(STATS_DIR "/control", "reset"));
-	open_times(MISSING_FILE, m);
-	read_stats(_metadata, STATS_FUNC, &st);
-	EXPECT_EQ(m, st.failed) TH_LOG("calls after a reset under load");
-	EXPECT_EQ(m, errno_count(&st, "-ENOENT", -ENOENT));
-}
-
-/* The target module refuses what it cannot do, and calls nothing. */
-TEST_F(sample, sample_target_bad_input)
-{
-	static const char * const bad[] = {
-		"", "int", "int x", "bogus 1", "int 4294967296", "sleep 2001",
-		"sleep -1", "recurse 0", "recurse 17", "errptr -4096", "kmalloc -1",
-		"int 1 2",
-	};
-	int i, ret;
-
-	load_target(_metadata, self);
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		ret = write_file(TARGET_CALL, bad[i]);
-		EXPECT_EQ(-EINVAL, ret) TH_LOG("\"%s\": %s", bad[i], strerror(-ret));
-	}
 }
 
 /* Bad control commands and parameter writes are refused and change nothing. */
@@ -769,6 +480,306 @@ TEST_F(sample, kretprobe_stats_bad_params)
 	load_bad_params(_metadata, path, long_name, -E2BIG);
 	snprintf(long_list, sizeof(long_list), "funcs=%05000d", 0);
 	load_bad_params(_metadata, path, long_list, -ENOSPC);
+}
+
+/* Loads test_modules/kprobes_sample_target.ko, whose functions tests probe. */
+static void load_target(struct __test_metadata *_metadata, bool *loaded)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	ASSERT_EQ(0, test_module_path(TARGET_MODULE, path, sizeof(path)));
+	ret = load_module(path, "");
+	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", path, strerror(-ret));
+	*loaded = true;
+}
+
+/* Makes the target module call @target with @value, @times times. */
+static void call_target(struct __test_metadata *_metadata, const char *target,
+			long value, int times)
+{
+	char call[64];
+	int i, ret;
+
+	snprintf(call, sizeof(call), "%s %ld", target, value);
+	for (i = 0; i < times; i++) {
+		ret = write_file(TARGET_CALL, call);
+		ASSERT_EQ(0, ret) TH_LOG("\"%s\" > %s: %s", call, TARGET_CALL, strerror(-ret));
+	}
+}
+
+#define RETURN_KINDS_PARAMS \
+	"funcs=kst_sample_int:int,kst_sample_long:long,kst_sample_errptr:errptr,kst_sample_ptr:ptr"
+
+/*
+ * Each kind of return value is classified as its C type says: exact
+ * failure counts for an int, a long, an ERR_PTR() and a NULL-or-pointer
+ * target, on every architecture.
+ */
+TEST_F(sample, kretprobe_stats_return_kinds)
+{
+	/* Successes and failures both: the edges of [-MAX_ERRNO, -1] too. */
+	static const long values[] = { 0, 7, 2147483647, -4096, -2, -2, -22, -4095 };
+	struct func_stats st;
+	int i;
+
+	load_target(_metadata, &self->target_loaded);
+	if (!load_sample(_metadata, "kretprobe_stats", RETURN_KINDS_PARAMS))
+		return;
+	self->loaded = "kretprobe_stats";
+
+	for (i = 0; i < ARRAY_SIZE(values); i++) {
+		call_target(_metadata, "int", values[i], 1);
+		call_target(_metadata, "long", values[i], 1);
+	}
+	call_target(_metadata, "errptr", -ENOMEM, 2);
+	call_target(_metadata, "errptr", 0, 3);
+	call_target(_metadata, "ptr", 0, 3);
+	call_target(_metadata, "ptr", 1, 2);
+
+	read_stats(_metadata, "kst_sample_int", &st);
+	EXPECT_EQ(8, st.calls);
+	EXPECT_EQ(4, st.failed);
+	EXPECT_EQ(2, errno_count(&st, "-ENOENT", -ENOENT));
+	EXPECT_EQ(1, errno_count(&st, "-EINVAL", -EINVAL));
+	EXPECT_EQ(1, errno_count(&st, "other", 0));
+	read_stats(_metadata, "kst_sample_long", &st);
+	EXPECT_EQ(8, st.calls);
+	EXPECT_EQ(4, st.failed);
+	EXPECT_EQ(2, errno_count(&st, "-ENOENT", -ENOENT));
+	EXPECT_EQ(1, errno_count(&st, "-EINVAL", -EINVAL));
+	read_stats(_metadata, "kst_sample_errptr", &st);
+	EXPECT_EQ(5, st.calls);
+	EXPECT_EQ(2, st.failed);
+	EXPECT_EQ(2, errno_count(&st, "-ENOMEM", -ENOMEM));
+	read_stats(_metadata, "kst_sample_ptr", &st);
+	EXPECT_EQ(5, st.calls);
+	EXPECT_EQ(3, st.failed);
+	EXPECT_EQ(0, st.nr_errnos) TH_LOG("a NULL has no errno");
+	EXPECT_EQ(st.calls, st.ok + st.failed);
+}
+
+/*
+ * Both miss counters: with maxactive=1, a call made while the function
+ * is already in flight finds no free instance (missed); a call made from
+ * a kprobe's handler is not run at all (nested).
+ */
+TEST_F(sample, kretprobe_stats_misses)
+{
+	struct func_stats st;
+
+	load_target(_metadata, &self->target_loaded);
+	if (!load_sample(_metadata, "kretprobe_stats",
+			 "funcs=kst_sample_recurse:int,kst_sample_int:int maxactive=1"))
+		return;
+	self->loaded = "kretprobe_stats";
+
+	call_target(_metadata, "recurse", 4, 1);
+	call_target(_metadata, "nested", -2, 3);
+	read_stats(_metadata, "kst_sample_recurse", &st);
+	EXPECT_EQ(1, st.calls);
+	EXPECT_EQ(3, st.missed) TH_LOG("calls in flight beyond maxactive=1");
+	EXPECT_EQ(0, st.nested);
+	read_stats(_metadata, "kst_sample_int", &st);
+	EXPECT_EQ(0, st.calls);
+	EXPECT_EQ(0, st.missed);
+	EXPECT_EQ(3, st.nested) TH_LOG("calls from a kprobe's handler");
+
+	/* reset starts the miss counters from zero too */
+	ASSERT_EQ(0, write_file(STATS_DIR "/control", "reset"));
+	call_target(_metadata, "nested", 1, 1);
+	read_stats(_metadata, "kst_sample_int", &st);
+	EXPECT_EQ(1, st.nested);
+	read_stats(_metadata, "kst_sample_recurse", &st);
+	EXPECT_EQ(0, st.missed);
+}
+
+/* Moves the calling thread to @cpu; false if it cannot run there. */
+static bool run_on_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return !sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * A reset clears every CPU's counts, not only those of the CPUs that
+ * count again after it: calls made on CPU 0 before a reset do not show
+ * after it, when only CPU 1 has counted since.
+ */
+TEST_F(sample, kretprobe_stats_reset_other_cpu)
+{
+	struct func_stats st;
+
+	if (!run_on_cpu(1))
+		SKIP(return, "needs a second CPU: %s", strerror(errno));
+	load_target(_metadata, &self->target_loaded);
+	if (!load_sample(_metadata, "kretprobe_stats", "funcs=kst_sample_int:int"))
+		return;
+	self->loaded = "kretprobe_stats";
+
+	ASSERT_TRUE(run_on_cpu(0));
+	call_target(_metadata, "int", -2, 3);
+	ASSERT_EQ(0, write_file(STATS_DIR "/control", "reset"));
+	ASSERT_TRUE(run_on_cpu(1));
+	call_target(_metadata, "int", -2, 1);
+	read_stats(_metadata, "kst_sample_int", &st);
+	EXPECT_EQ(1, st.calls) TH_LOG("calls from before the reset on another CPU");
+	EXPECT_EQ(1, st.failed);
+}
+
+/* A call of more than 2^30 ns lands in the top bucket, shown open-ended. */
+TEST_F(sample, kretprobe_stats_top_bucket)
+{
+	struct func_stats st;
+
+	load_target(_metadata, &self->target_loaded);
+	if (!load_sample(_metadata, "kretprobe_stats", "funcs=kst_sample_sleep:int"))
+		return;
+	self->loaded = "kretprobe_stats";
+
+	/*
+	 * 1.5 s by the sleep's jiffies; local_clock() may see a little less
+	 * (1.198 s for 1.2 s, seen under QEMU TCG), still above 2^30 ns.
+	 */
+	call_target(_metadata, "sleep", 1500, 1);
+	call_target(_metadata, "sleep", 0, 1);
+	read_stats(_metadata, "kst_sample_sleep", &st);
+	EXPECT_EQ(2, st.calls);
+	EXPECT_EQ(1, st.hist_top) TH_LOG("no \"hist_ns 1073741824-inf 1\"");
+	EXPECT_EQ(2, st.hist_sum);
+	EXPECT_LE(1ULL << 30, st.max_ns);
+}
+
+/* The symbol of the kmalloc() family's sized call: renamed in 6.10. */
+static const char *kmalloc_symbol(void)
+{
+	char line[256];
+	const char *found = NULL;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return NULL;
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (strstr(line, " __kmalloc_noprof\n"))
+			found = "__kmalloc_noprof";
+		else if (strstr(line, " __kmalloc\n"))
+			found = "__kmalloc";
+	}
+	fclose(f);
+	return found;
+}
+
+/* Allocations: failures of kmalloc() are the NULLs it returns. */
+TEST_F(sample, kretprobe_stats_kmalloc)
+{
+	const char *symbol = kmalloc_symbol();
+	char params[128];
+	struct func_stats before, after;
+
+	ASSERT_NE(NULL, symbol) TH_LOG("neither __kmalloc_noprof nor __kmalloc in /proc/kallsyms");
+	load_target(_metadata, &self->target_loaded);
+	snprintf(params, sizeof(params), "funcs=%s:ptr", symbol);
+	if (!load_sample(_metadata, "kretprobe_stats", params))
+		return;
+	self->loaded = "kretprobe_stats";
+
+	read_stats(_metadata, symbol, &before);
+	/* Above KMALLOC_MAX_SIZE on every architecture and page size. */
+	call_target(_metadata, "kmalloc", 1L << 30, 3);
+	call_target(_metadata, "kmalloc", 64, 2);
+	read_stats(_metadata, symbol, &after);
+	EXPECT_EQ(3, after.failed - before.failed);
+	EXPECT_LE(5, after.calls - before.calls);
+	EXPECT_EQ(0, after.nr_errnos);
+}
+
+/* Kills and reaps the openers started, and forgets them. */
+static void stop_openers(pid_t *openers, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (openers[i] > 0) {
+			kill(openers[i], SIGKILL);
+			waitpid(openers[i], NULL, 0);
+		}
+		openers[i] = 0;
+	}
+}
+
+/* Opens @path in a loop until killed, or until its parent dies. */
+static pid_t start_opener(const char *path)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		for (;;)
+			open_times(path, 100);
+	}
+	return pid;
+}
+
+/*
+ * reset while other CPUs' handlers run: every read shows consistent
+ * counts (calls == ok + failed == the histogram's total, no more errnos
+ * than failures), and once the load stops a reset counts exactly the
+ * calls that follow it.
+ */
+TEST_F(sample, kretprobe_stats_reset_under_load)
+{
+	const int rounds = 200, m = 5;
+	struct func_stats st;
+	int i, bad = 0;
+
+	if (!load_sample(_metadata, "kretprobe_stats", "funcs=" STATS_FUNC ":int"))
+		return;
+	self->loaded = "kretprobe_stats";
+
+	self->openers[0] = start_opener("/proc/self/stat");
+	ASSERT_LT(0, self->openers[0]) TH_LOG("fork: %s", strerror(errno));
+	self->openers[1] = start_opener(MISSING_FILE);
+	ASSERT_LT(0, self->openers[1]) TH_LOG("fork: %s", strerror(errno));
+	for (i = 0; i < rounds; i++) {
+		if (i % 2)
+			ASSERT_EQ(0, write_file(STATS_DIR "/control", "reset"));
+		read_stats(_metadata, STATS_FUNC, &st);
+		if (st.failed > st.calls || st.ok + st.failed != st.calls ||
+		    st.hist_sum != st.calls || errno_total(&st) > st.failed) {
+			if (!bad++)
+				TH_LOG("round %d: calls %lu ok %lu failed %lu hist %lu errnos %lu",
+				       i, st.calls, st.ok, st.failed, st.hist_sum,
+				       errno_total(&st));
+		}
+	}
+	EXPECT_EQ(0, bad) TH_LOG("%d of %d reads inconsistent", bad, rounds);
+	stop_openers(self->openers, ARRAY_SIZE(self->openers));
+
+	ASSERT_EQ(0, write_file(STATS_DIR "/control", "reset"));
+	open_times(MISSING_FILE, m);
+	read_stats(_metadata, STATS_FUNC, &st);
+	EXPECT_EQ(m, st.failed) TH_LOG("calls after a reset under load");
+	EXPECT_EQ(m, errno_count(&st, "-ENOENT", -ENOENT));
+}
+
+/* The target module refuses what it cannot do, and calls nothing. */
+TEST_F(sample, sample_target_bad_input)
+{
+	static const char * const bad[] = {
+		"", "int", "int x", "bogus 1", "int 4294967296", "sleep 2001",
+		"sleep -1", "recurse 0", "recurse 17", "errptr -4096", "kmalloc -1",
+		"int 1 2",
+	};
+	int i, ret;
+
+	load_target(_metadata, &self->target_loaded);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		ret = write_file(TARGET_CALL, bad[i]);
+		EXPECT_EQ(-EINVAL, ret) TH_LOG("\"%s\": %s", bad[i], strerror(-ret));
+	}
 }
 
 int main(int argc, char **argv)
