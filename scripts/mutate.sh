@@ -74,10 +74,11 @@ while IFS=$'\t' read -r name path old new; do
 		mutate "$src/$path" "$old" "$new" || status=1
 		continue
 	fi
+	# In subshells: run_logged dies on a failure, which ends only them.
 	if ! mutate "$src/$path" "$old" "$new" >"$log" 2>&1 ||
-	   ! run_logged "$log" "$TOP/scripts/build.sh" "$arch" "$src" "$obj" ||
-	   ! run_logged "$log" "$TOP/scripts/mkinitramfs.sh" "$arch" "$src" "$obj" \
-		"$obj/initramfs.cpio"; then
+	   ! (run_logged "$log" "$TOP/scripts/build.sh" "$arch" "$src" "$obj") ||
+	   ! (run_logged "$log" "$TOP/scripts/mkinitramfs.sh" "$arch" "$src" "$obj" \
+		"$obj/initramfs.cpio"); then
 		say "invalid   $name: did not apply or build (log: $log)"
 		status=1
 		continue

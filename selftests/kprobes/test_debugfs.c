@@ -83,6 +83,30 @@ TEST_F(kprobes, global_enable_knob)
 	EXPECT_EQ(0, hits[1]) TH_LOG("re-enabling kprobes enabled a disabled probe");
 }
 
+/*
+ * While kprobes/enabled is 0, a probe registered or enabled stays unarmed
+ * too; setting the knob again arms both.
+ */
+TEST_F(kprobes, global_knob_covers_new_probes)
+{
+	int hits[2];
+
+	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "0"));
+	run_case(_metadata, "hold_kprobe");
+	run_case(_metadata, "hold_kprobe_disabled");
+	run_case(_metadata, "enable_held_disabled");
+	run_case(_metadata, "call_target");
+	read_hits(_metadata, hits);
+	EXPECT_EQ(0, hits[0]) TH_LOG("a probe registered while kprobes were disabled fired");
+	EXPECT_EQ(0, hits[1]) TH_LOG("a probe enabled while kprobes were disabled fired");
+
+	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "1"));
+	run_case(_metadata, "call_target");
+	read_hits(_metadata, hits);
+	EXPECT_EQ(1, hits[0]) TH_LOG("not armed when kprobes were enabled again");
+	EXPECT_EQ(1, hits[1]) TH_LOG("not armed when kprobes were enabled again");
+}
+
 /* The module's NOKPROBE_SYMBOL() function is listed and refused. */
 TEST_F(kprobes, blacklist_module_function)
 {

@@ -21,6 +21,7 @@ KST_CASE(err_unknown_symbol);
 KST_CASE(err_bad_offset);
 KST_CASE(err_kretprobe_offset);
 KST_CASE(err_kretprobe_data_size);
+KST_CASE(err_not_text);
 KST_CASE(err_register_twice);
 KST_CASE(unregister_unregistered);
 KST_CASE(recursion_nmissed);

@@ -61,6 +61,22 @@ int case_err_kretprobe_data_size(void)
 }
 
 /* A second registration fails and leaves the first one working. */
+/* Not code: a kprobe there would write a breakpoint into data. */
+static int kst_data_word;
+
+int case_err_not_text(void)
+{
+	struct kprobe data = { .addr = (kprobe_opcode_t *)&kst_data_word };
+	int ret;
+
+	ret = register_kprobe(&data);
+	if (!ret)
+		unregister_kprobe(&data);
+	if (ret != -EINVAL)
+		return kst_fail("register_kprobe() on data: %d, expected %d", ret, -EINVAL);
+	return 0;
+}
+
 int case_err_register_twice(void)
 {
 	int ret, again, hits;

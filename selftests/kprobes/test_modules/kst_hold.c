@@ -57,6 +57,18 @@ int step_hold_kprobe_disabled(const char *arg)
 	return kst_hold(KST_HELD_DISABLED, "kst_target", KPROBE_FLAG_DISABLED);
 }
 
+int step_enable_held_disabled(const char *arg)
+{
+	int ret;
+
+	if (!kst_held_registered[KST_HELD_DISABLED])
+		return kst_fail("hold_kprobe_disabled first");
+	ret = enable_kprobe(&kst_held[KST_HELD_DISABLED]);
+	if (ret)
+		return kst_fail("enable_kprobe() returned %d", ret);
+	return 0;
+}
+
 int step_call_target(const char *arg)
 {
 	kst_call(kst_target, 0);

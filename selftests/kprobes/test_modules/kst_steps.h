@@ -17,6 +17,7 @@ KST_STEP(release);
 KST_PART(hold);
 KST_STEP(hold_kprobe);
 KST_STEP(hold_kprobe_disabled);
+KST_STEP(enable_held_disabled);
 KST_STEP(call_target);
 
 /* kst_blacklist.c */
