@@ -55,7 +55,7 @@ TAGS = {
   (3, 'KST_CASE(err_bad_offset);', 2),
   (5, 'KST_CASE(err_kretprobe_data_size);', 8),
   (6, 'KST_CASE(disable_enable);', 4),
-  (4, 'KST_CASE(maxactive_exhausted);', 3),
+  (4, 'KST_CASE(maxactive_exhausted);', 4),
  ],
  'test_modules/kst_steps.h': [
   (6, '/* kst_hold.c: probes held for kprobes/list and kprobes/enabled. */', 11),

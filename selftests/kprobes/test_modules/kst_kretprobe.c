@@ -2,7 +2,8 @@
 /*
  * kst_kretprobe.c - kretprobes: return values, entry_handler and instance
  * data, maxactive (its default, and exhausted by kthreads or recursion),
- * and several probes on one address
+ * several probes on one address, and the return address a kretprobe
+ * replaces, as its handler and a stack trace see it
  */
 #include <linux/completion.h>
 #include <linux/delay.h>
@@ -11,6 +12,8 @@
 #include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
+#include <linux/stacktrace.h>
+#include <linux/string.h>
 
 #include "kprobes_selftest.h"
 
@@ -186,6 +189,92 @@ int case_probes_same_addr(void)
 	if (pre != 2 * calls || returns != calls)
 		return kst_fail("%d calls: %d pre_handler runs (expected %d), %d returns",
 				calls, pre, 2 * calls, returns);
+	return 0;
+}
+
+#define KST_TRACE_DEPTH	4
+
+static unsigned long kst_caller;
+static unsigned long kst_trace[KST_TRACE_DEPTH];
+static unsigned int kst_trace_len;
+
+/* Records where it returns to and, where it can, its stack trace. */
+static noinline long kst_traced(long value)
+{
+	kst_caller = (unsigned long)__builtin_return_address(0);
+#ifdef CONFIG_STACKTRACE
+	kst_trace_len = stack_trace_save(kst_trace, ARRAY_SIZE(kst_trace), 0);
+#endif
+	return value;
+}
+
+static struct kretprobe *kst_ret_probe;
+static unsigned long kst_ret_addr;
+
+static int kst_retaddr_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	kst_ret_probe = get_kretprobe(ri);
+	kst_ret_addr = get_kretprobe_retaddr(ri);
+	atomic_inc(&ret_hits);
+	return 0;
+}
+
+/*
+ * A kretprobe replaces the return address of the probed function with its
+ * trampoline's while the function runs. The handler still learns the real
+ * one from get_kretprobe_retaddr(), and on the architectures whose
+ * unwinder recovers it (ARCH_CORRECT_STACKTRACE_ON_KRETPROBE) a stack
+ * trace taken in the function is the same as without the kretprobe.
+ */
+int case_kretprobe_return_address(void)
+{
+	bool check_trace = IS_ENABLED(CONFIG_STACKTRACE) &&
+		IS_ENABLED(CONFIG_ARCH_CORRECT_STACKTRACE_ON_KRETPROBE);
+	struct kretprobe rp = { .handler = kst_retaddr_handler };
+	unsigned long unprobed[KST_TRACE_DEPTH], caller = 0;
+	unsigned int unprobed_len = 0, i;
+	int pass, ret, returns;
+
+	kst_reset_counts();
+	kst_ret_probe = NULL;
+	kst_ret_addr = 0;
+	kst_init_kprobe(&rp.kp, "kst_traced", 0);
+	/* The same call site both times: the same return addresses. */
+	for (pass = 0; pass < 2; pass++) {
+		if (pass) {
+			ret = register_kretprobe(&rp);
+			if (ret)
+				return kst_fail("register_kretprobe() returned %d", ret);
+		}
+		kst_trace_len = 0;
+		kst_call(kst_traced, pass);
+		if (!pass) {
+			caller = kst_caller;
+			memcpy(unprobed, kst_trace, sizeof(unprobed));
+			unprobed_len = kst_trace_len;
+		}
+	}
+	unregister_kretprobe(&rp);
+	returns = atomic_read(&ret_hits);
+
+	if (returns != 1)
+		return kst_fail("1 call: the return handler ran %d times", returns);
+	if (kst_ret_probe != &rp)
+		return kst_fail("get_kretprobe() did not give the kretprobe the handler ran for");
+	if (kst_ret_addr != caller)
+		return kst_fail("get_kretprobe_retaddr() gave %pS, the caller is %pS",
+				(void *)kst_ret_addr, (void *)caller);
+	if (!check_trace)
+		return 0;
+	if (unprobed_len < 2)
+		return kst_fail("stack_trace_save() gave %u entries", unprobed_len);
+	if (kst_trace_len != unprobed_len)
+		return kst_fail("the stack trace has %u entries with the kretprobe, %u without",
+				kst_trace_len, unprobed_len);
+	for (i = 0; i < unprobed_len; i++)
+		if (kst_trace[i] != unprobed[i])
+			return kst_fail("stack trace entry %u: %pS with the kretprobe, %pS without",
+					i, (void *)kst_trace[i], (void *)unprobed[i]);
 	return 0;
 }
 
