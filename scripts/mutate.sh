@@ -8,6 +8,9 @@
 # The mutants are data, in mutants/<kernel>.mutants, one per line:
 #   name<TAB>path in the kernel tree<TAB>text of one line<TAB>its replacement
 # The text must occur on exactly one line of the file; \t in it is a tab.
+# A mutant of a file the architecture's kernel does not build (another
+# architecture's code, rethook.c where kretprobes do without it) is not
+# run there.
 #
 # Usage: KERNEL=7.3 scripts/mutate.sh [--arch ARCH] [--out DIR] [--check] [NAME...]
 #   (default: x86_64, out/mutants/<kernel>-<arch>, every mutant)
@@ -47,6 +50,8 @@ restore() {
 	git -C "$src" reset -q --hard "$tip"
 }
 trap restore EXIT
+# What the kernel builds decides which mutants apply: build it first.
+[ -e "$obj/vmlinux" ] || run_logged "$out/build.log" "$TOP/scripts/build.sh" "$arch" "$src" "$obj"
 export KERNEL_CMDLINE_EXTRA="${KERNEL_CMDLINE_EXTRA:-} KPROBES_PASSES=1"
 
 # Replaces the one line of $2 (a file) that holds $3 by the line with $4.
@@ -67,6 +72,7 @@ status=0 killed=0 total=0
 while IFS=$'\t' read -r name path old new; do
 	case $name in '' | '#'*) continue ;; esac
 	[ $# -eq 0 ] || printf '%s\n' "$@" | grep -qx -- "$name" || continue
+	[[ $path != *.c || -e $obj/${path%.c}.o ]] || continue
 	total=$((total + 1))
 	restore
 	log=$out/$name.log

@@ -49,7 +49,7 @@ TAGS = {
  ],
  'test_modules/kst_cases.h': [
   (3, 'KST_CASE(kprobe_symbol_offset);', 1),
-  (3, 'KST_CASE(kprobe_core_kernel_offset);', 1),
+  (3, 'KST_CASE(kprobe_core_kernel_offset);', 2),
   (4, 'KST_CASE(kretprobe_by_symbol);', 4),
   (5, 'KST_CASE(err_symbol_and_addr);', 2),
   (3, 'KST_CASE(err_bad_offset);', 2),

@@ -81,7 +81,11 @@ int case_register_disabled(void)
 	return 0;
 }
 
-/* With two probes on one address, disabling one leaves the other firing. */
+/*
+ * With two probes on one address, disabling one leaves the other firing,
+ * and runs none of its handlers, its post_handler included, until it is
+ * enabled again.
+ */
 static int kst_other_pre_handler(struct kprobe *kp, struct pt_regs *regs)
 {
 	atomic_inc(&other_hits);
@@ -91,31 +95,41 @@ static int kst_other_pre_handler(struct kprobe *kp, struct pt_regs *regs)
 int case_disable_one_of_two(void)
 {
 	struct kprobe other = { .pre_handler = kst_other_pre_handler };
-	int ret, mine, others;
+	int disable_ret, enable_ret, ret, pre, post, others;
 
 	kst_reset_counts();
-	kst_init_kprobe(&kst_kprobe2, "kst_target", 0);
+	kst_init_kprobe(&kst_kprobe, "kst_target", 0);
 	kst_init_kprobe(&other, "kst_target", 0);
-	ret = register_kprobe(&kst_kprobe2);
+	ret = register_kprobe(&kst_kprobe);
 	if (ret)
 		return kst_fail("register_kprobe() returned %d", ret);
 	ret = register_kprobe(&other);
 	if (ret) {
-		unregister_kprobe(&kst_kprobe2);
+		unregister_kprobe(&kst_kprobe);
 		return kst_fail("register_kprobe() returned %d", ret);
 	}
-	ret = disable_kprobe(&kst_kprobe2);
+	disable_ret = disable_kprobe(&kst_kprobe);
 	kst_call(kst_target, 0);
-	mine = atomic_read(&pre_hits);
+	pre = atomic_read(&pre_hits);
+	post = atomic_read(&post_hits);
 	others = atomic_read(&other_hits);
+	enable_ret = enable_kprobe(&kst_kprobe);
+	kst_call(kst_target, 0);
 	unregister_kprobe(&other);
-	unregister_kprobe(&kst_kprobe2);
+	unregister_kprobe(&kst_kprobe);
 
-	if (ret)
-		return kst_fail("disable_kprobe() returned %d", ret);
-	if (mine || others != 1)
-		return kst_fail("disabled probe fired %d times, the other %d (expected 0, 1)",
-				mine, others);
+	if (disable_ret || enable_ret)
+		return kst_fail("disable_kprobe() returned %d, enable_kprobe() %d",
+				disable_ret, enable_ret);
+	if (pre || post || others != 1)
+		return kst_fail("disabled: pre %d, post %d, the other %d runs (expected 0, 0, 1)",
+				pre, post, others);
+	pre = atomic_read(&pre_hits);
+	post = atomic_read(&post_hits);
+	others = atomic_read(&other_hits);
+	if (pre != 1 || post != 1 || others != 2)
+		return kst_fail("enabled: pre %d, post %d, the other %d runs (expected 1, 1, 2)",
+				pre, post, others);
 	return 0;
 }
 

@@ -161,34 +161,41 @@ int case_kretprobe_maxactive_default(void)
 	return 0;
 }
 
-/* Two kprobes and a kretprobe on one address all fire on every call. */
+/*
+ * Two kprobes and two kretprobes on one address all fire on every call:
+ * the post_handler of the second kprobe too, though the first has none.
+ */
 int case_probes_same_addr(void)
 {
-	struct kprobe *kps[] = { &kst_kprobe, &kst_kprobe2 };
-	int calls, pre, returns, ret;
+	struct kprobe *kps[] = { &kst_kprobe2, &kst_kprobe };
+	struct kretprobe rp2 = { .handler = kst_ret_handler };
+	struct kretprobe *rps[] = { &kst_kretprobe, &rp2 };
+	int calls, pre, post, returns, ret;
 
 	kst_reset_counts();
 	kst_init_kprobe(&kst_kprobe, "kst_target", 0);
 	kst_init_kprobe(&kst_kprobe2, "kst_target", 0);
 	kst_init_kprobe(&kst_kretprobe.kp, "kst_target", 0);
+	kst_init_kprobe(&rp2.kp, "kst_target", 0);
 	kst_kretprobe.maxactive = 0;
 	ret = register_kprobes(kps, ARRAY_SIZE(kps));
 	if (ret)
 		return kst_fail("register_kprobes() returned %d", ret);
-	ret = register_kretprobe(&kst_kretprobe);
+	ret = register_kretprobes(rps, ARRAY_SIZE(rps));
 	if (ret) {
 		unregister_kprobes(kps, ARRAY_SIZE(kps));
-		return kst_fail("register_kretprobe() returned %d", ret);
+		return kst_fail("register_kretprobes() returned %d", ret);
 	}
 	calls = kst_call_values(kst_target);
 	pre = atomic_read(&pre_hits);
+	post = atomic_read(&post_hits);
 	returns = atomic_read(&ret_hits);
-	unregister_kretprobe(&kst_kretprobe);
+	unregister_kretprobes(rps, ARRAY_SIZE(rps));
 	unregister_kprobes(kps, ARRAY_SIZE(kps));
 
-	if (pre != 2 * calls || returns != calls)
-		return kst_fail("%d calls: %d pre_handler runs (expected %d), %d returns",
-				calls, pre, 2 * calls, returns);
+	if (pre != 2 * calls || post != calls || returns != 2 * calls)
+		return kst_fail("%d calls: %d pre, %d post, %d return runs (want %d, %d, %d)",
+				calls, pre, post, returns, 2 * calls, calls, 2 * calls);
 	return 0;
 }
 
@@ -209,12 +216,13 @@ static noinline long kst_traced(long value)
 }
 
 static struct kretprobe *kst_ret_probe;
-static unsigned long kst_ret_addr;
+static unsigned long kst_ret_addr, kst_ret_ip;
 
 static int kst_retaddr_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	kst_ret_probe = get_kretprobe(ri);
 	kst_ret_addr = get_kretprobe_retaddr(ri);
+	kst_ret_ip = instruction_pointer(regs);
 	atomic_inc(&ret_hits);
 	return 0;
 }
@@ -222,7 +230,8 @@ static int kst_retaddr_handler(struct kretprobe_instance *ri, struct pt_regs *re
 /*
  * A kretprobe replaces the return address of the probed function with its
  * trampoline's while the function runs. The handler still learns the real
- * one from get_kretprobe_retaddr(), and on the architectures whose
+ * one, from get_kretprobe_retaddr() and as the instruction pointer in its
+ * regs (where stack_trace_save_regs() starts), and on the architectures whose
  * unwinder recovers it (ARCH_CORRECT_STACKTRACE_ON_KRETPROBE) a stack
  * trace taken in the function is the same as without the kretprobe.
  */
@@ -238,6 +247,7 @@ int case_kretprobe_return_address(void)
 	kst_reset_counts();
 	kst_ret_probe = NULL;
 	kst_ret_addr = 0;
+	kst_ret_ip = 0;
 	kst_init_kprobe(&rp.kp, "kst_traced", 0);
 	/* The same call site both times: the same return addresses. */
 	for (pass = 0; pass < 2; pass++) {
@@ -264,6 +274,9 @@ int case_kretprobe_return_address(void)
 	if (kst_ret_addr != caller)
 		return kst_fail("get_kretprobe_retaddr() gave %pS, the caller is %pS",
 				(void *)kst_ret_addr, (void *)caller);
+	if (kst_ret_ip != caller)
+		return kst_fail("the handler's instruction pointer is %pS, the caller is %pS",
+				(void *)kst_ret_ip, (void *)caller);
 	if (!check_trace)
 		return 0;
 	if (unprobed_len < 2)

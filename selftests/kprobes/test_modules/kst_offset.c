@@ -2,7 +2,8 @@
 /*
  * kst_offset.c - probes off the entry of a function: kprobes at
  * symbol+offset (on a function of the module and on a core-kernel
- * function), an offset inside an instruction, a kretprobe off the entry
+ * function), an offset inside an instruction, a kretprobe off the entry;
+ * and a pre_handler that sends execution to another address
  */
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
@@ -80,4 +81,75 @@ int case_err_kretprobe_offset(void)
 		return kst_fail("kretprobe at kst_offset_target+%d: %d, expected %d",
 				offset, ret, -EINVAL);
 	return 0;
+}
+
+#define KST_REDIRECTED	1000
+
+static noinline long kst_redirect_target(long value)
+{
+	return value;
+}
+
+/* x86 probes a traced function's entry through ftrace, this one with int3. */
+static noinline notrace long kst_redirect_target_notrace(long value)
+{
+	return value;
+}
+
+static noinline long kst_redirect_replacement(long value)
+{
+	return value + KST_REDIRECTED;
+}
+
+/*
+ * "Changing Execution Path" in kprobes.rst: a pre_handler that sets the
+ * instruction pointer returns non-zero, and execution goes on there. At
+ * the entry of a function, the arguments and the return address are
+ * still those of the call, so the replacement returns to the caller.
+ */
+static int kst_redirect_pre_handler(struct kprobe *kp, struct pt_regs *regs)
+{
+	unsigned long addr = (unsigned long)kst_redirect_replacement;
+
+	/* Bit 0 of a Thumb function pointer is not part of the address. */
+	if (IS_ENABLED(CONFIG_THUMB2_KERNEL))
+		addr &= ~1UL;
+	atomic_inc(&pre_hits);
+	instruction_pointer_set(regs, addr);
+	return 1;
+}
+
+static int kst_check_redirect(const char *symbol, long (*target)(long value))
+{
+	struct kprobe kp = {
+		.pre_handler = kst_redirect_pre_handler,
+		.post_handler = kst_post_handler,
+	};
+	long value;
+	int ret;
+
+	kst_reset_counts();
+	kst_init_kprobe(&kp, symbol, 0);
+	ret = register_kprobe(&kp);
+	if (ret)
+		return kst_fail("register_kprobe(%s) returned %d", symbol, ret);
+	value = kst_call(target, 5);
+	unregister_kprobe(&kp);
+
+	if (atomic_read(&pre_hits) != 1)
+		return kst_fail("%s: pre_handler ran %d times", symbol, atomic_read(&pre_hits));
+	if (value != 5 + KST_REDIRECTED)
+		return kst_fail("%s(5) returned %ld, not the replacement's %d",
+				symbol, value, 5 + KST_REDIRECTED);
+	if (atomic_read(&post_hits))
+		return kst_fail("%s: post_handler ran after the pre_handler changed the path",
+				symbol);
+	return 0;
+}
+
+int case_kprobe_changes_execution_path(void)
+{
+	return kst_check_redirect("kst_redirect_target", kst_redirect_target) ?:
+	       kst_check_redirect("kst_redirect_target_notrace",
+				  kst_redirect_target_notrace);
 }
