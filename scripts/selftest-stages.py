@@ -26,6 +26,7 @@ TAGS = {
   (14, 'TEST_GEN_PROGS += test_samples', 1),
   (12, '# Run by hand, by a soak job or a benchmark run: see their headers.', 2),
   (13, 'TEST_GEN_PROGS_EXTENDED += kprobes_soak', 1),
+  (2, '# test_kprobes has one test per case of kst_cases.h: a new case rebuilds it.', 2),
   (2, '$(TEST_GEN_PROGS) $(TEST_GEN_PROGS_EXTENDED): helpers.c', 1),
   (2, '', -1),
  ],
