@@ -7,6 +7,7 @@
 #
 # The mutants are data, in mutants/<kernel>.mutants, one per line:
 #   name<TAB>path in the kernel tree<TAB>text of one line<TAB>its replacement
+#   [<TAB>CONFIG_X or !CONFIG_X: only where the kernel's .config has it so]
 # The text must occur on exactly one line of the file; \t in it is a tab.
 # A mutant of a file the architecture's kernel does not build (another
 # architecture's code, rethook.c where kretprobes do without it) is not
@@ -69,10 +70,17 @@ EOF
 }
 
 status=0 killed=0 total=0
-while IFS=$'\t' read -r name path old new; do
+while IFS=$'\t' read -r name path old new config; do
 	case $name in '' | '#'*) continue ;; esac
 	[ $# -eq 0 ] || printf '%s\n' "$@" | grep -qx -- "$name" || continue
 	[[ $path != *.c || -e $obj/${path%.c}.o ]] || continue
+	# Code an #ifdef of the .config leaves out cannot make a difference.
+	if [ -n "$config" ]; then
+		want=y have=n
+		[ "${config:0:1}" != '!' ] || want=n
+		! grep -qx "${config#!}=y" "$obj/.config" || have=y
+		[ "$have" = "$want" ] || continue
+	fi
 	total=$((total + 1))
 	restore
 	log=$out/$name.log
