@@ -41,7 +41,7 @@ out=$(realpath -m "${out:-$TOP/out/mutants/$KERNEL-$arch}")
 mkdir -p "$out"
 load_arch "$arch"
 for name in "$@"; do
-	cut -f1 "$list" | grep -qx -- "$name" || die "no mutant '$name' in $list"
+	cut -f1 "$list" | grep -x -- "$name" >/dev/null || die "no mutant '$name' in $list"
 done
 
 src=$("$TOP/scripts/apply-series.sh")
@@ -72,7 +72,7 @@ EOF
 status=0 killed=0 total=0
 while IFS=$'\t' read -r name path old new config; do
 	case $name in '' | '#'*) continue ;; esac
-	[ $# -eq 0 ] || printf '%s\n' "$@" | grep -qx -- "$name" || continue
+	[ $# -eq 0 ] || printf '%s\n' "$@" | grep -x -- "$name" >/dev/null || continue
 	[[ $path != *.c || -e $obj/${path%.c}.o ]] || continue
 	# Code an #ifdef of the .config leaves out cannot make a difference.
 	if [ -n "$config" ]; then
@@ -101,9 +101,12 @@ while IFS=$'\t' read -r name path old new config; do
 		>"$log" 2>&1; then
 		say "survived  $name"
 		status=1
-	elif failed=$(awk '$2 == "FAIL" && $3 !~ /:$/ { print $3 }' "$log" | sort -u |
-		      paste -sd' '); [ -n "$failed" ]; then
+	elif failed=$(awk '$2 == "FAIL" && $3 !~ /:$/ && !/the guest died/ { print $3 }' "$log" |
+		      sort -u | paste -sd' '); [ -n "$failed" ]; then
 		say "killed    $name: $failed"
+		killed=$((killed + 1))
+	elif died=$(awk '$2 == "FAIL" && /the guest died/ { print $3; exit }' "$log"); [ -n "$died" ]; then
+		say "crashed   $name: the guest died in $died"
 		killed=$((killed + 1))
 	else
 		say "crashed   $name: $(grep -E 'ERROR' "$log" | head -n 1 | sed 's/^ *//')"

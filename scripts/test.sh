@@ -43,6 +43,13 @@ gate "$upstream: every patch builds on its own (bisect), every architecture" \
 	env KERNEL="$upstream" "$TOP/scripts/check-bisect.sh"
 gate "$upstream: every architecture in QEMU" \
 	"$TOP/scripts/run.sh" --kernel "$upstream" --arch all --out "$out/$upstream"
+# Proves the mutation tool still works: one mutant per area (registration
+# checks, kretprobe misses, kprobes/list, x86's ftrace path, the sample),
+# each killed by a named case. The whole gate is scripts/mutate.sh.
+gate "$upstream: the mutation tool, a mutant per area (x86_64)" \
+	env KERNEL="$upstream" "$TOP/scripts/mutate.sh" --arch x86_64 --out "$out/mutants" \
+	reg-blacklist-ignored kretprobe-rethook-miss-not-counted list-no-disabled \
+	x86-ftrace-pre-return-ignored stats-int-as-long
 for kernel in "${backports[@]}"; do
 	gate "$kernel: the backport in QEMU, x86_64 and arm64" \
 		"$TOP/scripts/run.sh" --kernel "$kernel" --arch x86_64,arm64 --out "$out/$kernel"

@@ -87,6 +87,8 @@ static const char * const return_kinds[] = {
 /* Per-instance data: what the entry_handler passes to the return handler. */
 struct call_data {
 	u64 start_ns;
+	/* Read only while log_failures is set, the one user of them. */
+	bool have_args;
 	unsigned long args[NR_ARGS];
 };
 
@@ -145,7 +147,8 @@ static int entry_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 	if (skip_kthreads && (current->flags & PF_KTHREAD))
 		return 1;
 
-	for (i = 0; i < NR_ARGS; i++) {
+	data->have_args = READ_ONCE(log_failures);
+	for (i = 0; i < NR_ARGS && data->have_args; i++) {
 #ifdef CONFIG_HAVE_FUNCTION_ARG_ACCESS_API
 		data->args[i] = regs_get_kernel_argument(regs, i);
 #else
@@ -161,9 +164,10 @@ NOKPROBE_SYMBOL(entry_handler);
 
 /*
  * The error of a call that returned @retval: 0 for a success, the errno
- * for a failure, and -1 for a NULL pointer.
+ * for a failure, and -1 for a NULL pointer. Inlined into the handler: no
+ * symbol of its own to probe, and no call on every return.
  */
-static long call_error(enum return_kind returns, unsigned long retval)
+static __always_inline long call_error(enum return_kind returns, unsigned long retval)
 {
 	if (returns == RETURNS_PTR)
 		return retval ? 0 : -1;
@@ -171,8 +175,6 @@ static long call_error(enum return_kind returns, unsigned long retval)
 		retval = (long)(int)retval;
 	return IS_ERR_VALUE(retval) ? -(long)retval : 0;
 }
-
-NOKPROBE_SYMBOL(call_error);
 
 static int return_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
@@ -201,8 +203,10 @@ static int return_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 	c->calls++;
 	c->total_ns += delta;
 	c->buckets[min(fls64(delta), NR_BUCKETS - 1)]++;
-	c->min_ns = min(c->min_ns, delta);
-	c->max_ns = max(c->max_ns, delta);
+	if (delta < c->min_ns)
+		c->min_ns = delta;
+	if (delta > c->max_ns)
+		c->max_ns = delta;
 	if (err) {
 		c->failures++;
 		if (err > 0)
@@ -210,11 +214,14 @@ static int return_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 	}
 	raw_write_seqcount_end(&cpu->seq);
 
-	if (err > 0 && log_failures)
+	/* Not a call that started before log_failures was set. */
+	if (!err || !log_failures || !data->have_args)
+		return 0;
+	if (err > 0)
 		pr_info_ratelimited("%s(0x%lx, 0x%lx, 0x%lx) = %pe in %llu ns\n",
 				    func->name, data->args[0], data->args[1], data->args[2],
 				    ERR_PTR(-err), delta);
-	else if (err && log_failures)
+	else
 		pr_info_ratelimited("%s(0x%lx, 0x%lx, 0x%lx) = NULL in %llu ns\n",
 				    func->name, data->args[0], data->args[1], data->args[2],
 				    delta);
