@@ -148,12 +148,14 @@ static int entry_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 		return 1;
 
 	data->have_args = READ_ONCE(log_failures);
-	for (i = 0; i < NR_ARGS && data->have_args; i++) {
+	if (data->have_args) {
+		for (i = 0; i < NR_ARGS; i++) {
 #ifdef CONFIG_HAVE_FUNCTION_ARG_ACCESS_API
-		data->args[i] = regs_get_kernel_argument(regs, i);
+			data->args[i] = regs_get_kernel_argument(regs, i);
 #else
-		data->args[i] = 0;
+			data->args[i] = 0;
 #endif
+		}
 	}
 	/* Unlike ktime_get_ns(), safe when the probed call comes from an NMI. */
 	data->start_ns = local_clock();
