@@ -38,30 +38,32 @@ int case_kprobe_core_kernel_offset(void)
 	return kst_check_core_kprobe("kstrtoull", NULL, offset);
 }
 
-/* An address that is not an instruction boundary, and its documented error. */
+/* Addresses that are not an instruction boundary, and their documented error. */
 int case_err_bad_offset(void)
 {
-	int offset, expected, ret;
+	int offset, last, expected, ret;
 
 	if (IS_ENABLED(CONFIG_X86)) {
 		/* Offset 1 is inside kst_target's first instruction. */
-		offset = 1;
+		last = 1;
 		expected = -EILSEQ;
 	} else if (IS_ENABLED(CONFIG_ARM64) ||
 		   (IS_ENABLED(CONFIG_ARM) && !IS_ENABLED(CONFIG_THUMB2_KERNEL))) {
-		/* Instructions are 4-byte aligned. */
-		offset = 2;
+		/* Instructions are 4-byte aligned: 1, 2 and 3 are all refused. */
+		last = 3;
 		expected = -EINVAL;
 	} else {
 		return kst_skip("no misaligned probe address on this architecture");
 	}
 
-	kst_init_kprobe(&kst_kprobe, "kst_target", offset);
-	ret = register_kprobe(&kst_kprobe);
-	if (!ret)
-		unregister_kprobe(&kst_kprobe);
-	if (ret != expected)
-		return kst_fail("kst_target+%d: %d, expected %d", offset, ret, expected);
+	for (offset = 1; offset <= last; offset++) {
+		kst_init_kprobe(&kst_kprobe, "kst_target", offset);
+		ret = register_kprobe(&kst_kprobe);
+		if (!ret)
+			unregister_kprobe(&kst_kprobe);
+		if (ret != expected)
+			return kst_fail("kst_target+%d: %d, expected %d", offset, ret, expected);
+	}
 	return 0;
 }
 
