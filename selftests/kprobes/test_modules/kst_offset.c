@@ -87,12 +87,7 @@ int case_err_kretprobe_offset(void)
 
 #define KST_REDIRECTED	1000
 
-static noinline long kst_redirect_target(long value)
-{
-	return value;
-}
-
-/* x86 probes a traced function's entry through ftrace, this one with int3. */
+/* x86 probes kst_target's entry through ftrace, this one's with int3. */
 static noinline notrace long kst_redirect_target_notrace(long value)
 {
 	return value;
@@ -151,7 +146,7 @@ static int kst_check_redirect(const char *symbol, long (*target)(long value))
 
 int case_kprobe_changes_execution_path(void)
 {
-	return kst_check_redirect("kst_redirect_target", kst_redirect_target) ?:
+	return kst_check_redirect("kst_target", kst_target) ?:
 	       kst_check_redirect("kst_redirect_target_notrace",
 				  kst_redirect_target_notrace);
 }
