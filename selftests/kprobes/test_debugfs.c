@@ -92,9 +92,13 @@ TEST_F(kprobes, global_knob_covers_new_probes)
 	int hits[2];
 
 	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "0"));
-	run_case(_metadata, "hold_kprobe");
+	/* Alone on its address: enabling it would arm it, were it not off. */
 	run_case(_metadata, "hold_kprobe_disabled");
 	run_case(_metadata, "enable_held_disabled");
+	run_case(_metadata, "call_target");
+	read_hits(_metadata, hits);
+	EXPECT_EQ(0, hits[1]) TH_LOG("a probe enabled while kprobes were disabled fired");
+	run_case(_metadata, "hold_kprobe");
 	run_case(_metadata, "call_target");
 	read_hits(_metadata, hits);
 	EXPECT_EQ(0, hits[0]) TH_LOG("a probe registered while kprobes were disabled fired");
@@ -105,6 +109,27 @@ TEST_F(kprobes, global_knob_covers_new_probes)
 	read_hits(_metadata, hits);
 	EXPECT_EQ(1, hits[0]) TH_LOG("not armed when kprobes were enabled again");
 	EXPECT_EQ(1, hits[1]) TH_LOG("not armed when kprobes were enabled again");
+}
+
+/*
+ * The same for a kprobe that shares its address with disabled ones only:
+ * enabling it while kprobes/enabled is 0 enables their aggregate probe
+ * too, which setting the knob again arms.
+ */
+TEST_F(kprobes, global_knob_covers_enabled_aggregate)
+{
+	int hits[2];
+
+	run_case(_metadata, "hold_kprobe");
+	run_case(_metadata, "hold_kprobe_disabled");
+	run_case(_metadata, "disable_held");
+	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "0"));
+	run_case(_metadata, "enable_held_disabled");
+	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "1"));
+	run_case(_metadata, "call_target");
+	read_hits(_metadata, hits);
+	EXPECT_EQ(0, hits[0]) TH_LOG("a disabled probe fired");
+	EXPECT_EQ(1, hits[1]) TH_LOG("a probe enabled while kprobes were disabled did not fire");
 }
 
 /* The module's NOKPROBE_SYMBOL() function is listed and refused. */

@@ -69,6 +69,18 @@ int step_enable_held_disabled(const char *arg)
 	return 0;
 }
 
+int step_disable_held(const char *arg)
+{
+	int ret;
+
+	if (!kst_held_registered[KST_HELD_ENABLED])
+		return kst_fail("hold_kprobe first");
+	ret = disable_kprobe(&kst_held[KST_HELD_ENABLED]);
+	if (ret)
+		return kst_fail("disable_kprobe() returned %d", ret);
+	return 0;
+}
+
 int step_call_target(const char *arg)
 {
 	kst_call(kst_target, 0);

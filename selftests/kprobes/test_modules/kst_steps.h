@@ -18,6 +18,7 @@ KST_PART(hold);
 KST_STEP(hold_kprobe);
 KST_STEP(hold_kprobe_disabled);
 KST_STEP(enable_held_disabled);
+KST_STEP(disable_held);
 KST_STEP(call_target);
 
 /* kst_blacklist.c */
