@@ -63,13 +63,23 @@ static long copy_string_nofault(char *dst, const char __user *src, size_t size)
 
 NOKPROBE_SYMBOL(copy_string_nofault);
 
-/* do_sys_openat2(int dfd, const char __user *filename, struct open_how *how) */
+/*
+ * do_sys_openat2(int dfd, const char __user *filename, struct open_how *how):
+ * the file name is the second argument. 32-bit ARM has no
+ * regs_get_kernel_argument(); its calling convention passes it in r1.
+ */
+#ifdef CONFIG_HAVE_FUNCTION_ARG_ACCESS_API
+#define filename_arg(regs)	regs_get_kernel_argument(regs, 1)
+#else
+#define filename_arg(regs)	((regs)->ARM_r1)
+#endif
+
 static int open_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct open_call *call = (struct open_call *)ri->data;
 	const char __user *filename;
 
-	filename = (const char __user *)regs_get_kernel_argument(regs, 1);
+	filename = (const char __user *)filename_arg(regs);
 	if (copy_string_nofault(call->name, filename, NAME_LEN) < 0)
 		strscpy(call->name, "(not readable without a fault)", NAME_LEN);
 	return 0;

@@ -353,7 +353,7 @@ TEST_F(sample, kretprobe_open_failures)
 
 	sample_path("kretprobe_open_failures", path, sizeof(path));
 	if (access(path, R_OK))
-		SKIP(return, "%s: %s (%s needs HAVE_FUNCTION_ARG_ACCESS_API)", path,
+		SKIP(return, "%s: %s (%s needs HAVE_FUNCTION_ARG_ACCESS_API or ARM)", path,
 		     strerror(errno), "CONFIG_SAMPLE_KRETPROBE_OPEN_FAILURES");
 	if (!load_sample(_metadata, "kretprobe_open_failures", ""))
 		return;

@@ -39,10 +39,17 @@
 #define KST_RECURSE_MAX		16
 
 static int kst_sample_object;
+/* Zero, but not to the compiler. */
+static int kst_sample_zero;
 
+/*
+ * The int is computed, as in "return -ENOENT;": a 32-bit operation, which
+ * clears the upper half of the return register on x86_64 and arm64,
+ * whatever the caller left there.
+ */
 static noinline int kst_sample_int(int value)
 {
-	return value;
+	return value ^ READ_ONCE(kst_sample_zero);
 }
 
 static noinline long kst_sample_long(long value)
