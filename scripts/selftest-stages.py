@@ -51,17 +51,17 @@ TAGS = {
  'test_modules/kst_cases.h': [
   (3, 'KST_CASE(kprobe_symbol_offset);', 1),
   (3, 'KST_CASE(kprobe_core_kernel_offset);', 2),
-  (4, 'KST_CASE(kretprobe_by_symbol);', 4),
+  (4, 'KST_CASE(kretprobe_by_symbol);', 5),
   (5, 'KST_CASE(err_symbol_and_addr);', 2),
   (3, 'KST_CASE(err_bad_offset);', 2),
-  (5, 'KST_CASE(err_kretprobe_data_size);', 8),
+  (5, 'KST_CASE(err_kretprobe_data_size);', 9),
   (6, 'KST_CASE(disable_enable);', 4),
   (4, 'KST_CASE(maxactive_exhausted);', 4),
  ],
  'test_modules/kst_steps.h': [
-  (6, '/* kst_hold.c: probes held for kprobes/list and kprobes/enabled. */', 12),
+  (6, '/* kst_hold.c: probes held for kprobes/list and kprobes/enabled. */', 13),
   (7, '/* kst_gone.c: a probe on kprobes_selftest_target.ko, which goes away. */', 5),
-  (8, '/* kst_optprobe.c: optimized probes caught before the optimizer runs. */', 7),
+  (8, '/* kst_optprobe.c: optimized probes caught before the optimizer runs. */', 8),
  ],
  'README': [
   (2, 'kprobes selftests', 10000),

@@ -60,6 +60,24 @@ TEST_F(kprobes, list_shows_probes)
 		TH_LOG("still listed after release: %s", line);
 }
 
+/*
+ * Where kprobes use ftrace, a probe on a function's ftrace site (its
+ * entry, after an ENDBR on x86 with IBT) is listed with [FTRACE].
+ */
+TEST_F(kprobes, list_shows_ftrace)
+{
+	char line[512], verdict[512];
+
+	run_command(_metadata, "kprobes_on_ftrace", verdict, sizeof(verdict));
+	if (!strncmp(verdict, "skip: ", 6))
+		SKIP(return, "%s", verdict + 6);
+	ASSERT_STREQ("pass", verdict);
+	run_case(_metadata, "hold_kprobe");
+	ASSERT_TRUE(find_in_kprobes_list("k  kst_target+0x", line, sizeof(line)))
+		TH_LOG("the registered probe is not in " KPROBES_LIST);
+	EXPECT_NE(NULL, strstr(line, "[FTRACE]")) TH_LOG("%s", line);
+}
+
 /* kprobes/enabled: 0 stops every probe, 1 restores the enabled ones. */
 TEST_F(kprobes, global_enable_knob)
 {

@@ -88,6 +88,34 @@ static bool hold_optimized(struct __test_metadata *_metadata, const char *rcu_ex
 	return true;
 }
 
+/* kprobes/list shows an optimized probe with [OPTIMIZED]. */
+TEST_F(optprobe, listed_as_optimized)
+{
+	char line[512];
+
+	if (!hold_optimized(_metadata, self->rcu_expedited))
+		return;
+	ASSERT_TRUE(find_in_kprobes_list(OPT_TARGET, line, sizeof(line)))
+		TH_LOG("the optimized probe is not in " KPROBES_LIST);
+	EXPECT_NE(NULL, strstr(line, "[OPTIMIZED]")) TH_LOG("%s", line);
+}
+
+/*
+ * A probe with a post_handler on the address of an optimized probe
+ * unoptimizes it, and kprobes/list says so.
+ */
+TEST_F(optprobe, post_handler_unoptimizes)
+{
+	char line[512];
+
+	if (!hold_optimized(_metadata, self->rcu_expedited))
+		return;
+	run_case(_metadata, "optprobe_add_post_handler");
+	ASSERT_TRUE(find_in_kprobes_list(OPT_TARGET, line, sizeof(line)))
+		TH_LOG("the probes are not in " KPROBES_LIST);
+	EXPECT_EQ(NULL, strstr(line, "[OPTIMIZED]")) TH_LOG("%s", line);
+}
+
 /*
  * A disabled kprobe that takes over the unused optimized probe on its
  * address leaves it disabled: it gets unoptimized and stays so.

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kst_errors.c - the documented errors of register_*probe() (those of
- * offsets are in kst_offset.c), registering twice, unregistering what is
- * not registered, and a probe hit from a handler, counted in nmissed
+ * offsets are in kst_offset.c), stale flags, registering twice,
+ * unregistering what is not registered, and a probe hit from a handler,
+ * counted in nmissed
  */
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
@@ -74,6 +75,30 @@ int case_err_not_text(void)
 		unregister_kprobe(&data);
 	if (ret != -EINVAL)
 		return kst_fail("register_kprobe() on data: %d, expected %d", ret, -EINVAL);
+	return 0;
+}
+
+/*
+ * register_kprobe() keeps only KPROBE_FLAG_DISABLED of the flags it is
+ * given: a struct kprobe reused with what a past registration left in
+ * .flags (GONE here) is registered and armed as a new one is.
+ */
+int case_register_clears_stale_flags(void)
+{
+	int ret, hits;
+
+	kst_reset_counts();
+	kst_init_kprobe(&kst_kprobe, "kst_target", 0);
+	kst_kprobe.flags = KPROBE_FLAG_GONE;
+	ret = register_kprobe(&kst_kprobe);
+	if (ret)
+		return kst_fail("register_kprobe() with a stale GONE flag returned %d", ret);
+	kst_call(kst_target, 0);
+	hits = atomic_read(&pre_hits);
+	unregister_kprobe(&kst_kprobe);
+	if (hits != 1)
+		return kst_fail("registered with a stale GONE flag: fired %d times, expected 1",
+				hits);
 	return 0;
 }
 

@@ -81,6 +81,14 @@ int step_disable_held(const char *arg)
 	return 0;
 }
 
+/* Passes where a kprobe on an ftrace site, kst_target's entry, uses ftrace. */
+int step_kprobes_on_ftrace(const char *arg)
+{
+	if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
+		return kst_skip("no CONFIG_KPROBES_ON_FTRACE: kprobes do not use ftrace here");
+	return 0;
+}
+
 int step_call_target(const char *arg)
 {
 	kst_call(kst_target, 0);

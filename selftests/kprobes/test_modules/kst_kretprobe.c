@@ -162,6 +162,31 @@ int case_kretprobe_maxactive_default(void)
 }
 
 /*
+ * A kretprobe's kprobe is the kretprobe's own: register_kretprobe() drops
+ * a post_handler left in rp.kp, which would run on the function's entry.
+ */
+int case_kretprobe_ignores_post_handler(void)
+{
+	struct kretprobe rp = { .handler = kst_ret_handler };
+	int ret, posts, returns;
+
+	kst_reset_counts();
+	kst_init_kprobe(&rp.kp, "kst_target", 0);
+	rp.kp.post_handler = kst_post_handler;
+	ret = register_kretprobe(&rp);
+	if (ret)
+		return kst_fail("register_kretprobe() returned %d", ret);
+	kst_call(kst_target, 0);
+	unregister_kretprobe(&rp);
+	posts = atomic_read(&post_hits);
+	returns = atomic_read(&ret_hits);
+	if (returns != 1 || posts)
+		return kst_fail("1 call: %d returns, %d post_handler runs; expected 1, 0",
+				returns, posts);
+	return 0;
+}
+
+/*
  * Two kprobes and two kretprobes on one address all fire on every call:
  * the post_handler of the second kprobe too, though the first has none.
  */

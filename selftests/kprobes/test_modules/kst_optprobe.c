@@ -121,6 +121,27 @@ int step_optprobe_reuse_disabled(const char *arg)
 }
 
 /*
+ * A probe with a post_handler joining the optimized probe unoptimizes it
+ * at once: a post_handler runs after the single-step that the jump of an
+ * optimized probe does without.
+ */
+int step_optprobe_add_post_handler(const char *arg)
+{
+	int ret;
+
+	if (!kst_opt_registered[KST_OPT_HELD])
+		return kst_fail("hold_optprobe first");
+	ret = kst_opt_register(KST_OPT_NEW, 0, true);
+	if (ret)
+		return kst_fail("register_kprobe(kst_gone_opt_target+%d, post_handler) returned %d",
+				kst_opt_offset, ret);
+	if (kst_jump_optimized(&kst_opt[KST_OPT_HELD]))
+		return kst_fail("kst_gone_opt_target+%d still jumps to the optimized probe",
+				kst_opt_offset);
+	return 0;
+}
+
+/*
  * Disabling the optimized probe queues its unoptimization; a probe with a
  * post_handler on the same address then unoptimizes it at once and queues
  * it for freeing; unregistering both leaves it unused there. User space

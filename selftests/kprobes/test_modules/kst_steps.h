@@ -19,6 +19,7 @@ KST_STEP(hold_kprobe);
 KST_STEP(hold_kprobe_disabled);
 KST_STEP(enable_held_disabled);
 KST_STEP(disable_held);
+KST_STEP(kprobes_on_ftrace);
 KST_STEP(call_target);
 
 /* kst_blacklist.c */
@@ -34,6 +35,7 @@ KST_STEP(enable_gone);
 KST_PART(optprobe);
 KST_STEP(hold_optprobe);
 KST_STEP(optprobe_reuse_disabled);
+KST_STEP(optprobe_add_post_handler);
 KST_STEP(optprobe_force_release);
 KST_STEP(optprobe_reregister);
 
