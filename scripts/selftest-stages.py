@@ -59,7 +59,7 @@ TAGS = {
   (4, 'KST_CASE(maxactive_exhausted);', 4),
  ],
  'test_modules/kst_steps.h': [
-  (6, '/* kst_hold.c: probes held for kprobes/list and kprobes/enabled. */', 13),
+  (6, '/* kst_hold.c: probes held for kprobes/list and kprobes/enabled. */', 14),
   (7, '/* kst_gone.c: a probe on kprobes_selftest_target.ko, which goes away. */', 5),
   (8, '/* kst_optprobe.c: optimized probes caught before the optimizer runs. */', 8),
  ],

@@ -102,6 +102,23 @@ TEST_F(kprobes, global_enable_knob)
 }
 
 /*
+ * Setting kprobes/enabled to 1 again leaves a disabled probe unarmed, off
+ * the function's entry too, where it is a breakpoint whose handler does
+ * not check the flag.
+ */
+TEST_F(kprobes, global_knob_leaves_disabled_off_entry)
+{
+	int hits[2];
+
+	run_case(_metadata, "hold_kprobe_disabled_inner");
+	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "0"));
+	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "1"));
+	run_case(_metadata, "call_target");
+	read_hits(_metadata, hits);
+	EXPECT_EQ(0, hits[1]) TH_LOG("setting kprobes/enabled armed a disabled probe");
+}
+
+/*
  * While kprobes/enabled is 0, a probe registered or enabled stays unarmed
  * too; setting the knob again arms both.
  */

@@ -12,6 +12,7 @@
 #include <linux/seq_file.h>
 
 #include "kprobes_selftest.h"
+#include "kst_insn.h"
 
 enum { KST_HELD_ENABLED, KST_HELD_DISABLED, KST_NR_HELD };
 
@@ -31,14 +32,14 @@ static int kst_held_pre_handler(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
-static int kst_hold(int which, const char *symbol, u32 flags)
+static int kst_hold(int which, const char *symbol, unsigned int offset, u32 flags)
 {
 	int ret;
 
 	if (kst_held_registered[which])
 		return kst_fail("already held");
 	atomic_set(&kst_held_hits[which], 0);
-	kst_init_kprobe(&kst_held[which], symbol, 0);
+	kst_init_kprobe(&kst_held[which], symbol, offset);
 	kst_held[which].flags = flags;
 	ret = register_kprobe(&kst_held[which]);
 	if (ret)
@@ -49,12 +50,22 @@ static int kst_hold(int which, const char *symbol, u32 flags)
 
 int step_hold_kprobe(const char *arg)
 {
-	return kst_hold(KST_HELD_ENABLED, "kst_target", 0);
+	return kst_hold(KST_HELD_ENABLED, "kst_target", 0, 0);
 }
 
 int step_hold_kprobe_disabled(const char *arg)
 {
-	return kst_hold(KST_HELD_DISABLED, "kst_target", KPROBE_FLAG_DISABLED);
+	return kst_hold(KST_HELD_DISABLED, "kst_target", 0, KPROBE_FLAG_DISABLED);
+}
+
+/* Off the entry, where a probe is a breakpoint on every architecture. */
+int step_hold_kprobe_disabled_inner(const char *arg)
+{
+	int offset = kst_inner_offset("kst_target", kst_target);
+
+	if (offset < 0)
+		return kst_fail("no probe-able instruction in kst_target: %d", offset);
+	return kst_hold(KST_HELD_DISABLED, "kst_target", offset, KPROBE_FLAG_DISABLED);
 }
 
 int step_enable_held_disabled(const char *arg)

@@ -17,6 +17,7 @@ KST_STEP(release);
 KST_PART(hold);
 KST_STEP(hold_kprobe);
 KST_STEP(hold_kprobe_disabled);
+KST_STEP(hold_kprobe_disabled_inner);
 KST_STEP(enable_held_disabled);
 KST_STEP(disable_held);
 KST_STEP(kprobes_on_ftrace);
