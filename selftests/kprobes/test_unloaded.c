@@ -51,6 +51,38 @@ TEST_F(kprobes, probe_on_unloaded_module)
 		TH_LOG("still listed after unregistering: %s", line);
 }
 
+/*
+ * Two probes on the address, an aggregate probe: once the module is gone,
+ * each of them is [GONE] and refuses enable_kprobe().
+ */
+TEST_F(kprobes, aggregate_on_unloaded_module)
+{
+	char line[512], addr[32];
+	int ret, gone = 0;
+	FILE *list;
+
+	ret = load_test_module(TARGET_MODULE, "");
+	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TARGET_MODULE, strerror(-ret));
+	run_case(_metadata, "hold_kprobe_gone");
+	run_case(_metadata, "hold_second_kprobe_gone");
+	ASSERT_TRUE(find_in_kprobes_list("kst_gone_target+0x0" LISTED_IN(TARGET_MODULE),
+					 line, sizeof(line)))
+		TH_LOG("the probes on %s are not listed", TARGET_MODULE);
+	ret = sscanf(line, "%31s", addr);
+	ASSERT_EQ(1, ret);
+
+	ret = unload_module(TARGET_MODULE);
+	ASSERT_EQ(0, ret) TH_LOG("unloading %s: %s", TARGET_MODULE, strerror(-ret));
+	list = fopen(KPROBES_LIST, "r");
+	ASSERT_NE(NULL, list) TH_LOG("%s: %s", KPROBES_LIST, strerror(errno));
+	while (fgets(line, sizeof(line), list))
+		gone += !strncmp(line, addr, strlen(addr)) && strstr(line, "[GONE]");
+	fclose(list);
+	ASSERT_EQ(2, gone) TH_LOG("lines of %s with [GONE] after the unload", addr);
+
+	run_case(_metadata, "enable_gone");
+}
+
 int main(int argc, char **argv)
 {
 	skip_unless_ready(TEST_MODULE, true);

@@ -86,6 +86,32 @@ static void kst_call_batch(void)
 		kst_call(kst_batch_fns[i], i);
 }
 
+/*
+ * unregister_kprobes() with a member that is no longer registered clears
+ * that member's .addr, as kprobes.rst says, and unregisters the others.
+ */
+int case_batch_unregister_stale(void)
+{
+	struct kprobe *kps[KST_BATCH];
+	struct kretprobe *rps[KST_BATCH];
+	int ret, hits;
+
+	kst_init_batch(kps, rps);
+	kst_reset_counts();
+	ret = register_kprobes(kps, KST_BATCH);
+	if (ret)
+		return kst_fail("register_kprobes() returned %d", ret);
+	unregister_kprobe(kps[3]);
+	unregister_kprobes(kps, KST_BATCH);
+	kst_call_batch();
+	hits = atomic_read(&pre_hits);
+	if (hits)
+		return kst_fail("%d probes fired after unregister_kprobes()", hits);
+	if (kps[3]->addr)
+		return kst_fail("unregister_kprobes() kept .addr of a probe it did not unregister");
+	return 0;
+}
+
 /* Every probe of a batch fires; after unregistering, none does. */
 int case_batch(void)
 {

@@ -9,6 +9,7 @@
 #include <linux/kprobes.h>
 
 #include "kprobes_selftest.h"
+#include "kst_insn.h"
 
 static noinline long kst_target2(long value)
 {
@@ -160,14 +161,14 @@ static int kst_recursing_pre_handler(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
-int case_recursion_nmissed(void)
+static int kst_check_recursion(unsigned int inner_offset)
 {
 	struct kprobe outer = { .pre_handler = kst_recursing_pre_handler };
 	int ret, inner_hits;
 
 	kst_reset_counts();
 	kst_init_kprobe(&outer, "kst_target", 0);
-	kst_init_kprobe(&kst_kprobe2, "kst_target2", 0);
+	kst_init_kprobe(&kst_kprobe2, "kst_target2", inner_offset);
 	ret = register_kprobe(&kst_kprobe2);
 	if (ret)
 		return kst_fail("register_kprobe(kst_target2) returned %d", ret);
@@ -183,7 +184,25 @@ int case_recursion_nmissed(void)
 	unregister_kprobe(&kst_kprobe2);
 
 	if (inner_hits || kst_kprobe2.nmissed != 2)
-		return kst_fail("hit from a handler: %d runs, nmissed %lu (expected 0, 2)",
-				inner_hits, kst_kprobe2.nmissed);
+		return kst_fail("hit from a handler at +%u: %d runs, nmissed %lu (expected 0, 2)",
+				inner_offset, inner_hits, kst_kprobe2.nmissed);
 	return 0;
+}
+
+int case_recursion_nmissed(void)
+{
+	return kst_check_recursion(0);
+}
+
+/*
+ * The same off the entry of the inner function, where the probe is a
+ * breakpoint everywhere: at the entry, x86 hits it through ftrace.
+ */
+int case_recursion_nmissed_breakpoint(void)
+{
+	int offset = kst_inner_offset("kst_target2", kst_target2);
+
+	if (offset < 0)
+		return kst_fail("no probe-able instruction in kst_target2: %d", offset);
+	return kst_check_recursion(offset);
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kst_gone.c - a probe held on kprobes_selftest_target.ko's
- * kst_gone_target(), which user space unloads under it: the probe is then
- * [GONE] in kprobes/list, never fires and refuses enable_kprobe().
+ * kst_gone.c - probes held on kprobes_selftest_target.ko's
+ * kst_gone_target(), which user space unloads under them: each probe is
+ * then [GONE] in kprobes/list, never fires and refuses enable_kprobe().
+ * A second probe on the address makes them an aggregate probe.
  */
 #include <linux/atomic.h>
 #include <linux/kernel.h>
@@ -18,36 +19,56 @@ static int kst_gone_pre_handler(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
-static struct kprobe kst_gone = { .pre_handler = kst_gone_pre_handler };
-static bool kst_gone_registered;
+#define KST_NR_GONE	2
 
-int step_hold_kprobe_gone(const char *arg)
+static struct kprobe kst_gone[KST_NR_GONE] = {
+	[0 ... KST_NR_GONE - 1] = { .pre_handler = kst_gone_pre_handler },
+};
+
+static bool kst_gone_registered[KST_NR_GONE];
+
+static int kst_hold_gone(int which)
 {
 	int ret;
 
-	if (kst_gone_registered)
+	if (kst_gone_registered[which])
 		return kst_fail("already held");
-	atomic_set(&kst_gone_hits, 0);
-	kst_init_kprobe(&kst_gone, "kst_gone_target", 0);
-	ret = register_kprobe(&kst_gone);
+	if (which && !kst_gone_registered[0])
+		return kst_fail("hold_kprobe_gone first");
+	if (!which)
+		atomic_set(&kst_gone_hits, 0);
+	kst_init_kprobe(&kst_gone[which], "kst_gone_target", 0);
+	ret = register_kprobe(&kst_gone[which]);
 	if (ret)
 		return kst_fail("register_kprobe(%s) returned %d", "kst_gone_target", ret);
-	kst_gone_registered = true;
+	kst_gone_registered[which] = true;
 	return 0;
+}
+
+int step_hold_kprobe_gone(const char *arg)
+{
+	return kst_hold_gone(0);
+}
+
+int step_hold_second_kprobe_gone(const char *arg)
+{
+	return kst_hold_gone(1);
 }
 
 int step_enable_gone(const char *arg)
 {
-	int ret;
+	int i, ret;
 
-	if (!kst_gone_registered)
+	if (!kst_gone_registered[0])
 		return kst_fail("hold_kprobe_gone first");
-	ret = enable_kprobe(&kst_gone);
-	if (ret != -EINVAL)
-		return kst_fail("enable_kprobe() on a [GONE] probe: %d, expected %d",
-				ret, -EINVAL);
+	for (i = 0; i < KST_NR_GONE && kst_gone_registered[i]; i++) {
+		ret = enable_kprobe(&kst_gone[i]);
+		if (ret != -EINVAL)
+			return kst_fail("enable_kprobe() on [GONE] probe %d: %d, expected %d",
+					i, ret, -EINVAL);
+	}
 	if (atomic_read(&kst_gone_hits))
-		return kst_fail("the probe on the unloaded module fired");
+		return kst_fail("a probe on the unloaded module fired");
 	return 0;
 }
 
@@ -57,7 +78,11 @@ void kst_gone_init(struct dentry *dir)
 
 void kst_gone_release(void)
 {
-	if (kst_gone_registered)
-		unregister_kprobe(&kst_gone);
-	kst_gone_registered = false;
+	int i;
+
+	for (i = KST_NR_GONE - 1; i >= 0; i--) {
+		if (kst_gone_registered[i])
+			unregister_kprobe(&kst_gone[i]);
+		kst_gone_registered[i] = false;
+	}
 }

@@ -30,6 +30,7 @@ KST_STEP_ARG(blacklisted_symbol);
 /* kst_gone.c: a probe on kprobes_selftest_target.ko, which goes away. */
 KST_PART(gone);
 KST_STEP(hold_kprobe_gone);
+KST_STEP(hold_second_kprobe_gone);
 KST_STEP(enable_gone);
 
 /* kst_optprobe.c: optimized probes caught before the optimizer runs. */
