@@ -13,12 +13,17 @@
 # architecture's code, rethook.c where kretprobes do without it) is not
 # run there.
 #
+# mutants/<kernel>.equivalent lists the mutants no test can observe, one
+# per line: name<TAB>architectures (comma-separated, or "all")<TAB>why.
+# They are not run there unless named, and not counted in the score.
+#
 # Usage: KERNEL=7.3 scripts/mutate.sh [--arch ARCH] [--out DIR] [--check] [NAME...]
 #   (default: x86_64, out/mutants/<kernel>-<arch>, every mutant)
 #   --check  only checks that each mutant applies, then restores the tree
 # Prints one line per mutant: killed (by which cases), crashed (the guest
 # died or hung: which case ran last), survived, or invalid (did not
-# apply or build); exits non-zero if one survived or was invalid.
+# apply or build), then the score and the equivalent mutants; exits
+# non-zero if one survived or was invalid.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -37,12 +42,20 @@ while [ $# -gt 0 ]; do
 done
 list=$TOP/mutants/$KERNEL.mutants
 [ -f "$list" ] || die "no mutants for kernel $KERNEL: $list"
+equivalents=$TOP/mutants/$KERNEL.equivalent
 out=$(realpath -m "${out:-$TOP/out/mutants/$KERNEL-$arch}")
 mkdir -p "$out"
 load_arch "$arch"
 for name in "$@"; do
 	cut -f1 "$list" | grep -x -- "$name" >/dev/null || die "no mutant '$name' in $list"
 done
+# Why mutant $1 cannot be observed on $arch; nothing if it can.
+equivalent_why() {
+	[ -f "$equivalents" ] || return 0
+	awk -F '\t' -v name="$1" -v arch="$arch" '
+		$1 == name && ($2 == "all" || index("," $2 ",", "," arch ",")) { print $3; exit }
+	' "$equivalents"
+}
 
 src=$("$TOP/scripts/apply-series.sh")
 tip=$(git -C "$src" rev-parse HEAD)
@@ -69,7 +82,7 @@ open(path, 'w').write('\n'.join(lines))
 EOF
 }
 
-status=0 killed=0 total=0
+status=0 killed=0 named=0 total=0 equivalent=()
 while IFS=$'\t' read -r name path old new config; do
 	case $name in '' | '#'*) continue ;; esac
 	[ $# -eq 0 ] || printf '%s\n' "$@" | grep -x -- "$name" >/dev/null || continue
@@ -80,6 +93,11 @@ while IFS=$'\t' read -r name path old new config; do
 		[ "${config:0:1}" != '!' ] || want=n
 		! grep -qx "${config#!}=y" "$obj/.config" || have=y
 		[ "$have" = "$want" ] || continue
+	fi
+	why=$(equivalent_why "$name")
+	if [ -n "$why" ] && [ $# -eq 0 ] && [ -z "$check_only" ]; then
+		equivalent+=("$name: $why")
+		continue
 	fi
 	total=$((total + 1))
 	restore
@@ -104,7 +122,7 @@ while IFS=$'\t' read -r name path old new config; do
 	elif failed=$(awk '$2 == "FAIL" && $3 !~ /:$/ && !/the guest died/ { print $3 }' "$log" |
 		      sort -u | paste -sd' '); [ -n "$failed" ]; then
 		say "killed    $name: $failed"
-		killed=$((killed + 1))
+		killed=$((killed + 1)) named=$((named + 1))
 	elif died=$(awk '$2 == "FAIL" && /the guest died/ { print $3; exit }' "$log"); [ -n "$died" ]; then
 		say "crashed   $name: the guest died in $died"
 		killed=$((killed + 1))
@@ -115,6 +133,10 @@ while IFS=$'\t' read -r name path old new config; do
 done <"$list"
 restore
 [ -z "$check_only" ] || { say "$total mutants checked"; exit $status; }
-say "$killed of $total mutants killed ($KERNEL, $arch); logs in $out"
+say "$killed of $total mutants killed ($KERNEL, $arch), $named of them by a named case; logs in $out"
+if [ ${#equivalent[@]} -gt 0 ]; then
+	say "${#equivalent[@]} equivalent, not run ($equivalents):"
+	printf '  %s\n' "${equivalent[@]}"
+fi
 # The next run rebuilds what the mutants touched.
 exit $status

@@ -37,7 +37,7 @@ TAGS = {
   (12, 'kprobes_bench', 1), (13, 'kprobes_soak', 1),
  ],
  'test_modules/Makefile': [
-  (3, 'kprobes_selftest-y += kst_offset.o', 1),
+  (3, 'kprobes_selftest-y += kst_offset.o', 4),
   (4, 'kprobes_selftest-y += kst_kretprobe.o', 1),
   (5, 'kprobes_selftest-y += kst_errors.o kst_batch.o', 1),
   (6, 'kprobes_selftest-y += kst_enable.o kst_hold.o kst_blacklist.o', 1),
@@ -50,7 +50,7 @@ TAGS = {
  ],
  'test_modules/kst_cases.h': [
   (3, 'KST_CASE(kprobe_symbol_offset);', 1),
-  (3, 'KST_CASE(kprobe_core_kernel_offset);', 2),
+  (3, 'KST_CASE(kprobe_core_kernel_offset);', 3),
   (4, 'KST_CASE(kretprobe_by_symbol);', 5),
   (5, 'KST_CASE(err_symbol_and_addr);', 2),
   (3, 'KST_CASE(err_bad_offset);', 2),

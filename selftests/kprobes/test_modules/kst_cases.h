@@ -13,6 +13,7 @@ KST_CASE(kprobe_core_kernel);
 KST_CASE(kprobe_core_kernel_addr);
 KST_CASE(kprobe_core_kernel_offset);
 KST_CASE(kprobe_changes_execution_path);
+KST_CASE(kprobe_insns);
 KST_CASE(kretprobe_by_symbol);
 KST_CASE(kretprobe_entry_data);
 KST_CASE(kretprobe_maxactive_default);

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kst_insns.c - kprobes on the instructions an architecture does not
+ * single-step as they are: those it simulates (branches, PC-relative
+ * loads and addresses) and those it refuses. Each architecture lists its
+ * own in kst_insns_<arch>.S (struct kst_insn).
+ */
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/string.h>
+
+#include "kprobes_selftest.h"
+#include "kst_insns.h"
+
+static int kst_check_insn(const struct kst_insn *insn)
+{
+	struct kprobe kp = {
+		.addr = (kprobe_opcode_t *)insn->addr,
+		.pre_handler = kst_pre_handler,
+		.post_handler = kst_post_handler,
+	};
+	int ret, pre, post;
+	unsigned long ip;
+	long value;
+
+	kst_reset_counts();
+	ret = register_kprobe(&kp);
+	if (insn->error) {
+		if (!ret)
+			unregister_kprobe(&kp);
+		if (ret != insn->error)
+			return kst_fail("%s: register_kprobe() returned %d, expected %ld",
+					insn->name, ret, insn->error);
+		return 0;
+	}
+	if (ret)
+		return kst_fail("%s: register_kprobe() returned %d", insn->name, ret);
+	value = kst_call(insn->func, insn->arg);
+	pre = atomic_read(&pre_hits);
+	post = atomic_read(&post_hits);
+	ip = ip_seen;
+	unregister_kprobe(&kp);
+
+	if (value != insn->expected)
+		return kst_fail("%s: the function returned %ld, expected %ld",
+				insn->name, value, insn->expected);
+	if (pre != insn->hits || post != insn->hits)
+		return kst_fail("%s: pre_handler ran %d times, post_handler %d, expected %ld",
+				insn->name, pre, post, insn->hits);
+	if (insn->hits && ip != kst_expected_ip(kp.addr))
+		return kst_fail("%s: pre_handler saw ip %pS, expected %pS",
+				insn->name, (void *)ip, (void *)kst_expected_ip(kp.addr));
+	return 0;
+}
+
+int case_kprobe_insns(void)
+{
+	unsigned int i;
+	int ret;
+
+	if (!kst_nr_insns)
+		return kst_skip("no instruction cases for this architecture (kst_insns_<arch>.S)");
+	for (i = 0; i < kst_nr_insns; i++) {
+		ret = kst_check_insn(&kst_insns[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kst_insns_arm64.S - the instructions arm64 kprobes simulate rather than
+ * single-step out of line (probes/decode-insn.c, simulate-insn.c), and
+ * some they refuse, each in a function of its own: long f(long value).
+ * A simulation that goes wrong returns another value, without crashing
+ * where it can.
+ */
+#include <linux/linkage.h>
+
+	.text
+
+SYM_FUNC_START_LOCAL(kst_add1)
+	add	x0, x0, #1
+	ret
+SYM_FUNC_END(kst_add1)
+
+/* bl links: kst_add1() returns after it (+ 101), not to 1: (+ 1001). */
+SYM_FUNC_START(kst_insn_bl)
+	stp	x29, x30, [sp, #-16]!
+	mov	x29, sp
+	adr	x30, 1f
+.Lbl:	bl	kst_add1
+	add	x0, x0, #100
+	b	2f
+1:	add	x0, x0, #1000
+2:	ldp	x29, x30, [sp], #16
+	ret
+SYM_FUNC_END(kst_insn_bl)
+
+SYM_FUNC_START(kst_insn_ret)
+	add	x0, x0, #1
+.Lret:	ret
+	add	x0, x0, #1000
+	ret
+SYM_FUNC_END(kst_insn_ret)
+
+SYM_FUNC_START(kst_insn_bcond)
+	cmp	x0, #0
+.Lbcond:
+	b.eq	1f
+	add	x0, x0, #100
+	ret
+1:	add	x0, x0, #1
+	ret
+SYM_FUNC_END(kst_insn_bcond)
+
+SYM_FUNC_START(kst_insn_cbnz)
+.Lcbnz:	cbnz	x0, 1f
+	add	x0, x0, #100
+	ret
+1:	add	x0, x0, #1
+	ret
+SYM_FUNC_END(kst_insn_cbnz)
+
+/* Both adr give the address of 1:, whatever the address of the code. */
+SYM_FUNC_START(kst_insn_adr)
+.Ladr:	adr	x1, 1f
+	adr	x2, 1f
+	sub	x1, x1, x2
+	add	x0, x0, x1
+1:	ret
+SYM_FUNC_END(kst_insn_adr)
+
+SYM_FUNC_START(kst_insn_ldr_literal)
+.Lldr:	ldr	x1, 1f
+	add	x0, x0, x1
+	ret
+	.balign	8
+1:	.quad	0x100000001
+SYM_FUNC_END(kst_insn_ldr_literal)
+
+/* Never run: what follows ret is only probed. */
+SYM_FUNC_START(kst_insn_refused)
+	ret
+.Lsvc:	svc	#0
+	ldxr	x1, [x0]
+.Lexclusive:
+	add	x1, x1, #1
+	stxr	w2, x1, [x0]
+	ret
+SYM_FUNC_END(kst_insn_refused)
+
+/* struct kst_insn: name, func, addr, arg, expected, hits, error. */
+	.macro	kst_insn name, func, insn, arg, expected, hits=1, error=0
+	.quad	9f, \func, \insn, \arg, \expected, \hits, \error
+	.pushsection .rodata.kst_insn_names, "a"
+9:	.asciz	"\name"
+	.popsection
+	.endm
+
+	.section .rodata, "a"
+	.balign	8
+SYM_DATA_START(kst_insns)
+	kst_insn "bl", kst_insn_bl, .Lbl, 1, 102
+	kst_insn "ret", kst_insn_ret, .Lret, 1, 2
+	kst_insn "b.eq taken", kst_insn_bcond, .Lbcond, 0, 1
+	kst_insn "b.eq not taken", kst_insn_bcond, .Lbcond, 5, 105
+	kst_insn "cbnz taken", kst_insn_cbnz, .Lcbnz, 5, 6
+	kst_insn "cbnz not taken", kst_insn_cbnz, .Lcbnz, 0, 100
+	kst_insn "adr", kst_insn_adr, .Ladr, 7, 7
+	kst_insn "ldr (literal)", kst_insn_ldr_literal, .Lldr, 1, 0x100000002
+	kst_insn "svc", kst_insn_refused, .Lsvc, 0, 0, 0, -22
+	kst_insn "add between ldxr and stxr", kst_insn_refused, .Lexclusive, 0, 0, 0, -22
+.Lkst_insns_end:
+SYM_DATA_END(kst_insns)
+
+	.balign	4
+SYM_DATA(kst_nr_insns, .long (.Lkst_insns_end - kst_insns) / (7 * 8))
