@@ -22,7 +22,7 @@ for arch in "$@"; do
 		work=$CACHE_DIR/check-build/$arch/$dir
 		rm -rf "$work"
 		mkdir -p "$work"
-		find "$src/$dir" -maxdepth 1 \( -name '*.[ch]' -o -name Makefile \) \
+		find "$src/$dir" -maxdepth 1 \( -name '*.[chS]' -o -name Makefile \) \
 			-exec cp -t "$work" {} +
 		log=$work/build.log
 		# kbuild only warns when it cannot run the checker: that is a failure.

@@ -14,6 +14,7 @@
 
 static int kst_check_insn(const struct kst_insn *insn)
 {
+	long (*func)(long value) = insn->func;
 	struct kprobe kp = {
 		.addr = (kprobe_opcode_t *)insn->addr,
 		.pre_handler = kst_pre_handler,
@@ -35,7 +36,7 @@ static int kst_check_insn(const struct kst_insn *insn)
 	}
 	if (ret)
 		return kst_fail("%s: register_kprobe() returned %d", insn->name, ret);
-	value = kst_call(insn->func, insn->arg);
+	value = kst_call(func, insn->arg);
 	pre = atomic_read(&pre_hits);
 	post = atomic_read(&post_hits);
 	ip = ip_seen;
