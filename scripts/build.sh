@@ -3,8 +3,9 @@
 # Configures and builds the kernel, its modules (the samples) and the
 # kprobes kselftest install for one architecture.
 #
-# Usage: scripts/build.sh [--kselftest-only] ARCH SOURCE_TREE BUILD_DIR
+# Usage: scripts/build.sh [--kselftest-only] ARCH[-VARIANT] SOURCE_TREE BUILD_DIR
 #   --kselftest-only  only the kselftest, against the kernel built before
+#   ARCH-VARIANT      adds configs/VARIANT.config (arm-thumb2)
 #
 # BUILD_DIR is kept between runs (with ccache below the kernel's own
 # incremental build): a run with nothing changed rebuilds nothing.
@@ -17,8 +18,8 @@ if [ "${1:-}" = --kselftest-only ]; then
 	kernel=0
 	shift
 fi
-[ $# -eq 3 ] || die "usage: $0 [--kselftest-only] ARCH SOURCE_TREE BUILD_DIR"
-load_arch "$1"
+[ $# -eq 3 ] || die "usage: $0 [--kselftest-only] ARCH[-VARIANT] SOURCE_TREE BUILD_DIR"
+load_label "$1"
 src=$(realpath "$2")
 obj=$(realpath -m "$3")
 mkdir -p "$obj"
@@ -30,6 +31,14 @@ selftest=$src/tools/testing/selftests/kprobes
 fragments=("$TOP/configs/base.config" "$TOP/configs/$ARCH_NAME.config" ${EXTRA_CONFIGS:-})
 # Absent from a tree before the series' selftest patch (a bisect step).
 [ ! -f "$selftest/config" ] || fragments+=("$selftest/config")
+
+# What the fragments ask for, each option as the last fragment naming it
+# sets it (a variant's fragment overrides the architecture's).
+wanted() {
+	awk '/^CONFIG_/ { option = $0; sub(/=.*/, "", option); want[option] = $0 }
+	     /^# CONFIG_[A-Za-z0-9_]* is not set$/ { want[$2] = $0 }
+	     END { for (option in want) print want[option] }' "${fragments[@]}" | sort
+}
 
 # tinyconfig + fragments, rewritten only when an input changed so that an
 # unchanged tree does not reconfigure.
@@ -64,10 +73,10 @@ configure() {
 			die "$line did not stick in the config (dependency missing?)"
 		fi
 		say "   $option: not defined in this tree"
-	done < <(grep -h '^CONFIG_' "${fragments[@]}")
+	done < <(wanted | grep '^CONFIG_')
 	while read -r option; do
 		! grep -q "^$option=" "$tmp" || die "$option is set although a fragment unsets it"
-	done < <(sed -n 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1/p' "${fragments[@]}")
+	done < <(wanted | sed -n 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1/p')
 	if ! cmp -s "$tmp" "$obj/.config"; then
 		mv "$tmp" "$obj/.config"
 	else

@@ -12,10 +12,13 @@
 # nothing. A step is built as much as it can matter: a patch on the
 # kselftest alone builds the kselftest on the first architecture (the
 # tip's is built on every one by the QEMU run), one on Documentation/
-# alone builds nothing (the documentation gate builds it), any other
-# builds the kernel, its modules and, once it exists, the kselftest.
+# alone builds nothing (the documentation gate builds it), one on C
+# files that the architecture's kernel does not compile (arm's Thumb-2
+# code elsewhere) builds nothing either, any other builds the kernel,
+# its modules and, once it exists, the kselftest.
 #
-# Usage: scripts/check-bisect.sh [ARCH...]   (default: every architecture)
+# Usage: scripts/check-bisect.sh [ARCH[-VARIANT]...]
+#   (default: every architecture and variant, as run.sh --arch all)
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -30,13 +33,20 @@ mapfile -t kernel_files < <(git -C "$src" diff --name-only "$PRISTINE_TAG" "$tip
 trap 'git -C "$src" checkout -q --detach "$tip"' EXIT
 sparse=$("$TOP/scripts/sparse.sh" "$src")
 
-# What step $1 needs built: kernel, kselftest or nothing.
+# What step $1 needs built in build directory $2: kernel, kselftest,
+# nothing, or "unused" when it changes only C files not compiled there.
 step_kind() {
-	local paths
+	local paths path
 
 	paths=$(git -C "$src" diff --name-only "$1^" "$1")
 	if grep -qv -e '^tools/testing/selftests/' -e '^Documentation/' <<<"$paths"; then
-		echo kernel
+		while read -r path; do
+			if [[ $path != *.c ]] || [ -f "$2/${path%.c}.o" ]; then
+				echo kernel
+				return
+			fi
+		done <<<"$paths"
+		echo unused
 	elif grep -q '^tools/testing/selftests/kprobes/' <<<"$paths"; then
 		echo kselftest
 	else
@@ -51,6 +61,11 @@ w1_warnings() {
 	local obj=$1 file
 
 	for file in "${kernel_files[@]}"; do
+		# Not compiled for this configuration (Thumb-2 code on x86_64).
+		if [ ! -f "$obj/${file%.c}.o" ]; then
+			echo -
+			continue
+		fi
 		# Compiled for sure: W=1 also runs kernel-doc on the file.
 		rm -f "$obj/${file%.c}.o"
 		make -C "$src" O="$obj" ARCH="$KERNEL_ARCH" CROSS_COMPILE="$CROSS_COMPILE" \
@@ -68,10 +83,11 @@ export EXTRA_CONFIGS=$BUILD_ROOT/bisect-selftest.config
 git -C "$src" show "$tip:tools/testing/selftests/kprobes/config" >"$EXTRA_CONFIGS"
 
 arches=("$@")
-[ ${#arches[@]} -gt 0 ] || mapfile -t arches < <(known_arches)
+[ ${#arches[@]} -gt 0 ] || mapfile -t arches < <(known_labels)
 status=0
 for arch in "${arches[@]}"; do
-	load_arch "$arch"
+	(load_label "$arch") || exit 2
+	load_arch "${arch%%-*}"
 	obj=$BUILD_ROOT/$arch
 	log=$BUILD_ROOT/bisect-$arch.log
 	git -C "$src" checkout -q --detach "$PRISTINE_TAG"
@@ -81,10 +97,13 @@ for arch in "${arches[@]}"; do
 	for commit in "${commits[@]}"; do
 		git -C "$src" checkout -q --detach "$commit"
 		subject=$(git -C "$src" log -1 --format=%s)
-		kind=$(step_kind "$commit")
+		kind=$(step_kind "$commit" "$obj")
 		case $kind in
 		nothing)
 			say "   $arch: nothing to build at \"$subject\""
+			continue ;;
+		unused)
+			say "   $arch: not compiled here: \"$subject\""
 			continue ;;
 		kselftest)
 			# The kselftest is the same C for every architecture: each

@@ -5,7 +5,7 @@
 # from scripts/run.sh (KERNEL: default the upstream one); fails on any
 # warning, and when sparse cannot run.
 #
-# Usage: scripts/check-build.sh ARCH...
+# Usage: scripts/check-build.sh ARCH[-VARIANT]...
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -13,13 +13,14 @@ set -euo pipefail
 src=$("$TOP/scripts/apply-series.sh")
 sparse=$("$TOP/scripts/sparse.sh" "$src")
 status=0
-for arch in "$@"; do
+for label in "$@"; do
+	arch=${label%%-*}
 	load_arch "$arch"
-	obj=$BUILD_ROOT/$arch
-	[ -f "$obj/Module.symvers" ] || die "$obj is not built: run scripts/run.sh --arch $arch first"
+	obj=$BUILD_ROOT/$label
+	[ -f "$obj/Module.symvers" ] || die "$obj is not built: run scripts/run.sh --arch $label first"
 	for dir in samples/kprobes tools/testing/selftests/kprobes/test_modules; do
 		# A copy, so that the checked objects are not the pipeline's.
-		work=$CACHE_DIR/check-build/$arch/$dir
+		work=$CACHE_DIR/check-build/$label/$dir
 		rm -rf "$work"
 		mkdir -p "$work"
 		find "$src/$dir" -maxdepth 1 \( -name '*.[chS]' -o -name Makefile \) \
@@ -30,10 +31,10 @@ for arch in "$@"; do
 			M="$work" W=1 C=1 CHECK="$sparse" modules >"$log" 2>&1 ||
 		   grep -q -e "warning:" -e "not available or not up to date" "$log"; then
 			grep -E "warning:|error:" "$log" || tail -n 20 "$log"
-			say "   $arch $dir: NOT clean (log: $log)"
+			say "   $label $dir: NOT clean (log: $log)"
 			status=1
 		else
-			say "   $arch $dir: W=1 and sparse clean"
+			say "   $label $dir: W=1 and sparse clean"
 		fi
 	done
 done

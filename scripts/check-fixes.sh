@@ -6,18 +6,24 @@
 # run to fail. Prints the cases that failed without each fix, restores
 # the tree and exits non-zero when a fix made no difference.
 #
-# Usage: KERNEL=7.3 scripts/check-fixes.sh [ARCH] [OUT]   (default x86_64, out/fixes)
+# Usage: KERNEL=7.3 scripts/check-fixes.sh [ARCH[-VARIANT]] [OUT]
+#   ARCH       default x86_64; ARCH-VARIANT adds configs/VARIANT.config
+#              (arm-thumb2), as in scripts/run.sh
+#   OUT        default out/fixes
+#   FIXES      env: only the fixes whose subject matches this regex
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-arch=${1:-x86_64}
+label=${1:-x86_64}
+arch=${label%%-*}
 out=$(realpath -m "${2:-$TOP/out/fixes}")
 mkdir -p "$out"
+(load_label "$label") || exit 2
 load_arch "$arch"
 src=$("$TOP/scripts/apply-series.sh")
 tip=$(git -C "$src" rev-parse HEAD)
-obj=$BUILD_ROOT/$arch
+obj=$BUILD_ROOT/$label
 restore() {
 	git -C "$src" reset -q --hard "$tip"
 }
@@ -27,15 +33,16 @@ export KERNEL_CMDLINE_EXTRA="${KERNEL_CMDLINE_EXTRA:-} KPROBES_PASSES=1"
 status=0
 for commit in $(git -C "$src" rev-list --reverse --grep='^Fixes: ' "$PRISTINE_TAG..$tip"); do
 	subject=$(git -C "$src" log -1 --format=%s "$commit")
+	[[ $subject =~ ${FIXES:-.} ]] || continue
 	name=$(git -C "$src" log -1 --format=%f "$commit" | cut -c1-40)
 	restore
 	git -C "$src" revert --no-commit "$commit" >/dev/null ||
 		die "cannot revert \"$subject\" on the tip"
-	say "== $KERNEL $arch without \"$subject\""
-	run_logged "$out/$name.build.log" "$TOP/scripts/build.sh" "$arch" "$src" "$obj"
+	say "== $KERNEL $label without \"$subject\""
+	run_logged "$out/$name.build.log" "$TOP/scripts/build.sh" "$label" "$src" "$obj"
 	run_logged "$out/$name.build.log" "$TOP/scripts/mkinitramfs.sh" "$arch" "$src" "$obj" \
 		"$obj/initramfs.cpio"
-	if "$TOP/scripts/boot.sh" "$arch" "$obj" "$obj/initramfs.cpio" "$out/$name" "$arch" \
+	if "$TOP/scripts/boot.sh" "$arch" "$obj" "$obj/initramfs.cpio" "$out/$name" "$label" \
 		>"$out/$name.log" 2>&1; then
 		say "   NOT caught: every case passed without it (log: $out/$name.log)"
 		status=1

@@ -19,6 +19,30 @@ known_arches() {
 	done
 }
 
+# configs/NAME.config that is neither base.config nor an architecture's.
+known_variants() {
+	local conf name
+
+	for conf in "$TOP"/configs/*.config; do
+		name=$(basename "$conf" .config)
+		[ "$name" = base ] || [ -f "$TOP/scripts/arch/$name.conf" ] || echo "$name"
+	done
+}
+
+# What "all" builds and boots: each architecture, and ARCH-VARIANT for
+# each kernel variant its scripts/arch/<arch>.conf names in VARIANTS.
+known_labels() {
+	local arch variant
+
+	for arch in $(known_arches); do
+		echo "$arch"
+		# shellcheck source=arch/x86_64.conf
+		for variant in $(VARIANTS=; . "$TOP/scripts/arch/$arch.conf"; echo "$VARIANTS"); do
+			echo "$arch-$variant"
+		done
+	done
+}
+
 known_kernels() {
 	local conf
 
@@ -57,6 +81,19 @@ load_arch() {
 	# shellcheck source=arch/x86_64.conf
 	. "$conf"
 	ARCH_NAME=$1
+}
+
+# load_arch for $1, an architecture or ARCH-VARIANT (arm-thumb2): a
+# variant adds configs/VARIANT.config to EXTRA_CONFIGS.
+load_label() {
+	local variant=${1#"${1%%-*}"}
+
+	load_arch "${1%%-*}"
+	if [ -n "$variant" ]; then
+		known_variants | grep -qx -- "${variant#-}" ||
+			die "unknown variant in '$1' (known: $(known_variants | paste -sd' '))"
+		export EXTRA_CONFIGS="${EXTRA_CONFIGS:-} $TOP/configs/${variant#-}.config"
+	fi
 }
 
 # Dies unless directory $1 (made if missing) has $2 MiB free: a full disk

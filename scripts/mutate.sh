@@ -17,7 +17,7 @@
 # per line: name<TAB>architectures (comma-separated, or "all")<TAB>why.
 # They are not run there unless named, and not counted in the score.
 #
-# Usage: KERNEL=7.3 scripts/mutate.sh [--arch ARCH] [--out DIR] [--check] [NAME...]
+# Usage: KERNEL=7.3 scripts/mutate.sh [--arch ARCH[-VARIANT]] [--out DIR] [--check] [NAME...]
 #   (default: x86_64, out/mutants/<kernel>-<arch>, every mutant)
 #   --check  only checks that each mutant applies, then restores the tree
 # Prints one line per mutant: killed (by which cases), crashed (the guest
@@ -45,7 +45,8 @@ list=$TOP/mutants/$KERNEL.mutants
 equivalents=$TOP/mutants/$KERNEL.equivalent
 out=$(realpath -m "${out:-$TOP/out/mutants/$KERNEL-$arch}")
 mkdir -p "$out"
-load_arch "$arch"
+(load_label "$arch") || exit 2
+load_arch "${arch%%-*}"
 for name in "$@"; do
 	cut -f1 "$list" | grep -x -- "$name" >/dev/null || die "no mutant '$name' in $list"
 done
@@ -109,13 +110,13 @@ while IFS=$'\t' read -r name path old new config; do
 	# In subshells: run_logged dies on a failure, which ends only them.
 	if ! mutate "$src/$path" "$old" "$new" >"$log" 2>&1 ||
 	   ! (run_logged "$log" "$TOP/scripts/build.sh" "$arch" "$src" "$obj") ||
-	   ! (run_logged "$log" "$TOP/scripts/mkinitramfs.sh" "$arch" "$src" "$obj" \
+	   ! (run_logged "$log" "$TOP/scripts/mkinitramfs.sh" "${arch%%-*}" "$src" "$obj" \
 		"$obj/initramfs.cpio"); then
 		say "invalid   $name: did not apply or build (log: $log)"
 		status=1
 		continue
 	fi
-	if "$TOP/scripts/boot.sh" "$arch" "$obj" "$obj/initramfs.cpio" "$out/$name" "$arch" \
+	if "$TOP/scripts/boot.sh" "${arch%%-*}" "$obj" "$obj/initramfs.cpio" "$out/$name" "$arch" \
 		>"$log" 2>&1; then
 		say "survived  $name"
 		status=1

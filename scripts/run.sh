@@ -5,7 +5,8 @@
 #
 # Usage: scripts/run.sh [--arch ARCH[,ARCH...]|all] [--kernel K] [--kernel-tree DIR]
 #                       [--out DIR] [--debug] [--soak] [--torture-seconds N]
-#   --arch         x86_64 (default), arm64, arm, or all     (env: ARCH)
+#   --arch         x86_64 (default), arm64, arm, arm-thumb2 (arm with a
+#                  Thumb-2 kernel: configs/thumb2.config), or all (env: ARCH)
 #   --kernel       7.3 (default: the upstream base), 6.12 or 6.1: Debian's
 #                  linux-source-K with that kernel's series (env: KERNEL)
 #   --kernel-tree  a git kernel tree of your own instead; the series of
@@ -58,10 +59,10 @@ while [ $# -gt 0 ]; do
 	*) say "unknown argument: $1" >&2; usage 2 ;;
 	esac
 done
-[ "$arches" = all ] && arches=$(known_arches | tr '\n' ' ')
+[ "$arches" = all ] && arches=$(known_labels | tr '\n' ' ')
 arches=${arches//,/ }
-for arch in $arches; do
-	load_arch "$arch"
+for label in $arches; do
+	(load_label "$label") || exit 2
 done
 [ -z "$kernel_tree" ] || [ -d "$kernel_tree" ] || die "--kernel-tree $kernel_tree: no such directory"
 
@@ -79,8 +80,8 @@ phase_done() {
 # A cold run fills about 1.5 GiB with the kernel tree and 0.5 GiB per build.
 need_space "$CACHE_DIR" 2048
 need_space "$out" 64
-# shellcheck disable=SC2086 # a list of architectures
-"$TOP/scripts/install-deps.sh" $arches
+# shellcheck disable=SC2046 # a list of architectures
+"$TOP/scripts/install-deps.sh" $(tr ' ' '\n' <<<"$arches" | sed 's/-.*//' | sort -u)
 phase_done "packages"
 src=$("$TOP/scripts/apply-series.sh" "$kernel_tree")
 phase_done "$KERNEL tree and series"
@@ -97,15 +98,16 @@ status=0
 # hung-guest timeout grows with that.
 export KERNEL_CMDLINE_EXTRA="${KERNEL_CMDLINE_EXTRA:-}$cmdline KPROBES_PASSES=$passes"
 export BOOT_TIMEOUT_EXTRA=$((passes * torture_seconds))
-for arch in $arches; do
-	label=$arch$variant
+for arch_label in $arches; do
+	arch=${arch_label%%-*}
+	label=$arch_label$variant
 	outdir=$out/$label
 	obj=$builds/$label
 	rm -rf "$outdir"
 	mkdir -p "$outdir"
 	summaries+=("$outdir/summary.json")
 	say "== $label: build $KERNEL ($src -> $obj)"
-	if ! "$TOP/scripts/build.sh" "$arch" "$src" "$obj"; then
+	if ! "$TOP/scripts/build.sh" "$arch_label" "$src" "$obj"; then
 		build_failed=1
 	else
 		phase_done "$label: build"
