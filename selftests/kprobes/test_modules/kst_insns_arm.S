@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kst_insns_arm.S - instructions 32-bit ARM kprobes simulate (probes/
- * decode-arm.c), conditional ones, and one they refuse, each in a
- * function of its own: long f(long value). A32 code; a Thumb-2 kernel
- * has none of these cases yet.
+ * kst_insns_arm.S - instructions 32-bit ARM kprobes simulate or emulate
+ * (probes/decode-arm.c, probes/kprobes/actions-thumb.c), conditional
+ * ones, and one they refuse, each in a function of its own:
+ * long f(long value). A32 code on an ARM kernel, Thumb code on a
+ * Thumb-2 kernel.
  */
 #include <linux/linkage.h>
 
@@ -41,6 +42,46 @@ SYM_FUNC_START(kst_insn_refused)
 	bx	lr
 .Lsvc:	svc	#0
 SYM_FUNC_END(kst_insn_refused)
+#else
+	.text
+	.syntax unified
+	.thumb
+
+	.thumb_func
+SYM_FUNC_START_LOCAL(kst_add1)
+	adds	r0, r0, #1
+	bx	lr
+SYM_FUNC_END(kst_add1)
+
+/*
+ * 16-bit PUSH and POP, emulated with 32-bit instructions on a copy of
+ * sp: one register (r4, lr, pc) and two. The result is value + 1 only
+ * if each stored what the next loads and sp comes back where it was.
+ */
+	.thumb_func
+SYM_FUNC_START(kst_insn_push_r4)
+.Lpush_r4_lr:
+	push.n	{r4, lr}
+	adds	r4, r0, #1
+.Lpush_r4:
+	push.n	{r4}
+	movs	r4, #0
+.Lpop_r4:
+	pop.n	{r4}
+	mov	r0, r4
+.Lpop_r4_pc:
+	pop.n	{r4, pc}
+SYM_FUNC_END(kst_insn_push_r4)
+
+/* Module functions built with -pg open with this push {lr}. */
+	.thumb_func
+SYM_FUNC_START(kst_insn_push_lr)
+.Lpush_lr:
+	push.n	{lr}
+	bl	kst_add1
+.Lpop_pc:
+	pop.n	{pc}
+SYM_FUNC_END(kst_insn_push_lr)
 #endif
 
 /* struct kst_insn: name, func, addr, arg, expected, hits, error. */
@@ -59,6 +100,13 @@ SYM_DATA_START(kst_insns)
 	kst_insn "addeq, condition passes", kst_insn_cond, .Laddeq, 0, 100
 	kst_insn "addeq, condition fails", kst_insn_cond, .Laddeq, 5, 6, 0
 	kst_insn "svc", kst_insn_refused, .Lsvc, 0, 0, 0, -22
+#else
+	kst_insn "push {r4, lr}", kst_insn_push_r4, .Lpush_r4_lr, 1, 2
+	kst_insn "push {r4}", kst_insn_push_r4, .Lpush_r4, 1, 2
+	kst_insn "pop {r4}", kst_insn_push_r4, .Lpop_r4, 1, 2
+	kst_insn "pop {r4, pc}", kst_insn_push_r4, .Lpop_r4_pc, 1, 2
+	kst_insn "push {lr}", kst_insn_push_lr, .Lpush_lr, 1, 2
+	kst_insn "pop {pc}", kst_insn_push_lr, .Lpop_pc, 1, 2
 #endif
 .Lkst_insns_end:
 SYM_DATA_END(kst_insns)
