@@ -5,10 +5,11 @@
 # and applies with git am to its pristine tree, the documentation builds
 # without warnings; on the upstream kernel (7.3) every patch builds on its
 # own (bisect) and the kprobes selftests, the samples and the kernel's
-# kprobes KUnit suite pass in QEMU on every architecture in scripts/arch/,
-# and on x86_64 and arm64 debug kernels (with a soak); the backports pass
-# on x86_64 and arm64; the new kernel code is W=1 and sparse clean; and
-# the runner reports broken guests and bad input clearly.
+# kprobes KUnit suite pass in QEMU on every architecture in scripts/arch/
+# and its variants (arm-thumb2), and on x86_64 and arm64 debug kernels
+# (with a soak); the backports pass on x86_64 and arm64; the new kernel
+# code is W=1 and sparse clean; and the runner reports broken guests and
+# bad input clearly.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -59,7 +60,7 @@ gate "$upstream: debug kernels, soak: suite x5, module load/unload x100, kmemlea
 	--out "$out/$upstream-debug"
 # shellcheck disable=SC2046 # a list of architectures
 gate "$upstream: W=1 and sparse on the new kernel code" \
-	env KERNEL="$upstream" "$TOP/scripts/check-build.sh" $(known_arches)
+	env KERNEL="$upstream" "$TOP/scripts/check-build.sh" $(known_labels)
 gate "the runner fails loudly and leaves no QEMU behind" "$TOP/scripts/check-runner.sh"
 
 # The results of every guest and the time of every gate, last, for whoever
