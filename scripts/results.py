@@ -230,7 +230,7 @@ class Run:
         self.cases.append(case)
         label = {"pass": "PASS", "fail": "FAIL", "skip": "SKIP"}[status]
         extra = f"  ({reason})" if reason else ""
-        print(f"  {self.arch:8} {label}  {name}{extra}", flush=True)
+        print(f"  {self.arch:12} {label}  {name}{extra}", flush=True)
 
     def problems(self):
         found = []
@@ -299,14 +299,14 @@ def stream(arch, outdir):
     with open(f"{outdir}/summary.json", "w") as out:
         json.dump(result, out, indent=1)
     for problem in result["problems"]:
-        print(f"  {arch:8} ERROR {problem}")
+        print(f"  {arch:12} ERROR {problem}")
     return 0 if result["ok"] else 1
 
 
 def summary(paths):
     results = [json.load(open(p)) for p in paths]
     total = {"pass": 0, "fail": 0, "skip": 0}
-    print(f"\n{'arch':8} {'kernel':16} {'passed':>6} {'failed':>6} {'skipped':>7}  verdict")
+    print(f"\n{'arch':14} {'kernel':16} {'passed':>6} {'failed':>6} {'skipped':>7}  verdict")
     for r in results:
         c = r["counts"]
         for k in total:
@@ -315,7 +315,7 @@ def summary(paths):
         if r["problems"]:
             verdict += f" ({len(r['problems'])} problem(s) above)"
         kernel = (r.get("kernel") or "?").split()[0]
-        print(f"{r['arch']:8} {kernel:16} {c['pass']:6} {c['fail']:6} {c['skip']:7}  {verdict}")
+        print(f"{r['arch']:14} {kernel:16} {c['pass']:6} {c['fail']:6} {c['skip']:7}  {verdict}")
         for case in r["cases"]:
             if case["status"] == "fail":
                 print(f"         failed: {case['name']}  {case['reason']}")
