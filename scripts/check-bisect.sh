@@ -17,6 +17,11 @@
 # code elsewhere) builds nothing either, any other builds the kernel,
 # its modules and, once it exists, the kselftest.
 #
+# A step whose tree was built and checked before on the architecture,
+# with the same compiler, sparse, fragments and scripts, is not built
+# again (BUILD_ROOT/bisect-verified-ARCH): a run rebuilds only the steps
+# of the patches that changed and of those after them.
+#
 # Usage: scripts/check-bisect.sh [ARCH[-VARIANT]...]
 #   (default: every architecture and variant, as run.sh --arch all)
 set -euo pipefail
@@ -82,6 +87,20 @@ mkdir -p "$BUILD_ROOT"
 export EXTRA_CONFIGS=$BUILD_ROOT/bisect-selftest.config
 git -C "$src" show "$tip:tools/testing/selftests/kprobes/config" >"$EXTRA_CONFIGS"
 
+# A tree that built (and was counted) before, with the same compiler,
+# sparse, config fragments and build scripts, builds the same again: each
+# architecture keeps the keys of its verified steps, and a run redoes
+# only the steps whose tree is new (those of the patches that changed and
+# of the ones after them).
+tool_key() {
+	{
+		"${CROSS_COMPILE}gcc" --version | head -n 1
+		sha1sum "$sparse" "$TOP"/configs/*.config "$EXTRA_CONFIGS" \
+			"$TOP/scripts/build.sh" "$0"
+		echo "$1"
+	} | sha1sum | cut -c1-16
+}
+
 arches=("$@")
 [ ${#arches[@]} -gt 0 ] || mapfile -t arches < <(known_labels)
 status=0
@@ -90,13 +109,32 @@ for arch in "${arches[@]}"; do
 	load_arch "${arch%%-*}"
 	obj=$BUILD_ROOT/$arch
 	log=$BUILD_ROOT/bisect-$arch.log
-	git -C "$src" checkout -q --detach "$PRISTINE_TAG"
-	say "   $arch: building the base"
-	run_logged "$log" "$TOP/scripts/build.sh" "$arch" "$src" "$obj"
-	baseline=$(w1_warnings "$obj" | tr '\n' ' ')
+	verified=$BUILD_ROOT/bisect-verified-$arch
+	touch "$verified"
+	key=$(tool_key "$arch")
+	base_key="$key $(git -C "$src" rev-parse "$PRISTINE_TAG^{tree}") ${kernel_files[*]} base:"
+	baseline=$(grep -F "$base_key" "$verified" | head -n 1 | cut -d: -f2)
+	baseline_built=
+	if [ -n "$baseline" ]; then
+		say "   $arch: the base built before (W=1, sparse:$baseline)"
+	else
+		baseline_built=1
+		git -C "$src" checkout -q --detach "$PRISTINE_TAG"
+		say "   $arch: building the base"
+		run_logged "$log" "$TOP/scripts/build.sh" "$arch" "$src" "$obj"
+		baseline=" $(w1_warnings "$obj" | tr '\n' ' ')"
+		echo "$base_key$baseline" >>"$verified"
+	fi
+	built_parent=${baseline_built:-}
 	for commit in "${commits[@]}"; do
+		subject=$(git -C "$src" log -1 --format=%s "$commit")
+		step_key="$key $(git -C "$src" rev-parse "$commit^{tree}") ok"
+		if grep -qxF "$step_key" "$verified"; then
+			say "   $arch: built before at \"$subject\""
+			built_parent=
+			continue
+		fi
 		git -C "$src" checkout -q --detach "$commit"
-		subject=$(git -C "$src" log -1 --format=%s)
 		kind=$(step_kind "$commit" "$obj")
 		case $kind in
 		nothing)
@@ -112,9 +150,12 @@ for arch in "${arches[@]}"; do
 				say "   $arch: kselftest built on ${arches[0]} at \"$subject\""
 				continue
 			fi
-			build=("$TOP/scripts/build.sh" --kselftest-only) ;;
+			build=("$TOP/scripts/build.sh" --kselftest-only)
+			# After skipped steps the kernel built is another tree's.
+			[ -n "$built_parent" ] || build=("$TOP/scripts/build.sh") ;;
 		kernel) build=("$TOP/scripts/build.sh") ;;
 		esac
+		built_parent=1
 		if ! "${build[@]}" "$arch" "$src" "$obj" >"$log" 2>&1; then
 			tail -n 15 "$log"
 			say "   $arch: does NOT build at \"$subject\" (log: $log)"
@@ -124,14 +165,16 @@ for arch in "${arches[@]}"; do
 		if [ ${#kernel_files[@]} = 0 ] ||
 		   git -C "$src" diff --quiet "$commit^" "$commit" -- "${kernel_files[@]}"; then
 			say "   $arch: builds at \"$subject\""
+			echo "$step_key" >>"$verified"
 			continue
 		fi
-		warnings=$(w1_warnings "$obj" | tr '\n' ' ')
+		warnings=" $(w1_warnings "$obj" | tr '\n' ' ')"
 		if [ "$warnings" != "$baseline" ]; then
-			say "   $arch: new W=1 or sparse warnings at \"$subject\" in ${kernel_files[*]}: $baseline-> $warnings"
+			say "   $arch: new W=1 or sparse warnings at \"$subject\" in ${kernel_files[*]}:$baseline->$warnings"
 			status=1
 		else
-			say "   $arch: builds at \"$subject\" (${kind}; W=1, sparse: $warnings)"
+			say "   $arch: builds at \"$subject\" (${kind}; W=1, sparse:$warnings)"
+			echo "$step_key" >>"$verified"
 		fi
 	done
 done
