@@ -16,13 +16,22 @@ obj=$(realpath "$3")
 output=$(realpath -m "$4")
 
 # busybox-static of the guest's architecture, from the Debian release of
-# this machine, cached.
+# this machine or the first of the architecture's BUSYBOX_SUITE that has
+# it, cached.
 busybox=$CACHE_DIR/busybox/$DEB_ARCH/bin/busybox
 if [ ! -x "$busybox" ]; then
 	dir=$CACHE_DIR/busybox/$DEB_ARCH
 	rm -rf "$dir"
-	debian_download busybox-static "$DEB_ARCH" "$(. /etc/os-release && echo "$VERSION_CODENAME")" "$dir/deb"
+	for suite in ${BUSYBOX_SUITE:-$(. /etc/os-release && echo "$VERSION_CODENAME")}; do
+		(debian_download busybox-static "$DEB_ARCH" "$suite" "$dir/deb") && break
+		say "   no busybox-static:$DEB_ARCH from $suite"
+	done
 	dpkg-deb -x "$dir"/deb/busybox-static_*.deb "$dir"
+	# Debian 13 and later ship it in /usr/bin.
+	if [ ! -e "$busybox" ] && [ -x "$dir/usr/bin/busybox" ]; then
+		mkdir -p "$dir/bin"
+		ln -s ../usr/bin/busybox "$busybox"
+	fi
 	[ -x "$busybox" ] || die "no busybox in busybox-static:$DEB_ARCH"
 fi
 
