@@ -95,8 +95,9 @@ git -C "$src" show "$tip:tools/testing/selftests/kprobes/config" >"$EXTRA_CONFIG
 tool_key() {
 	{
 		"${CROSS_COMPILE}gcc" --version | head -n 1
-		sha1sum "$sparse" "$TOP"/configs/*.config "$EXTRA_CONFIGS" \
-			"$TOP/scripts/build.sh" "$0"
+		# Contents only: a clean clone has other paths.
+		cat "$sparse" "$TOP"/configs/*.config "$EXTRA_CONFIGS" \
+			"$TOP/scripts/build.sh" "$0" | sha1sum
 		echo "$1"
 	} | sha1sum | cut -c1-16
 }
@@ -113,7 +114,7 @@ for arch in "${arches[@]}"; do
 	touch "$verified"
 	key=$(tool_key "$arch")
 	base_key="$key $(git -C "$src" rev-parse "$PRISTINE_TAG^{tree}") ${kernel_files[*]} base:"
-	baseline=$(grep -F "$base_key" "$verified" | head -n 1 | cut -d: -f2)
+	baseline=$(grep -F "$base_key" "$verified" | head -n 1 | cut -d: -f2 || true)
 	baseline_built=
 	if [ -n "$baseline" ]; then
 		say "   $arch: the base built before (W=1, sparse:$baseline)"
