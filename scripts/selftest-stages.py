@@ -39,7 +39,7 @@ TAGS = {
  'test_modules/Makefile': [
   (3, 'kprobes_selftest-y += kst_offset.o', 4),
   (4, 'kprobes_selftest-y += kst_kretprobe.o', 1),
-  (5, 'kprobes_selftest-y += kst_errors.o kst_batch.o', 1),
+  (5, 'kprobes_selftest-y += kst_errors.o kst_reserved.o kst_batch.o', 1),
   (6, 'kprobes_selftest-y += kst_enable.o kst_hold.o kst_blacklist.o', 1),
   (7, 'kprobes_selftest-y += kst_gone.o', 1),
   (8, 'kprobes_selftest-y += kst_optprobe.o', 1),
@@ -54,7 +54,7 @@ TAGS = {
   (4, 'KST_CASE(kretprobe_by_symbol);', 5),
   (5, 'KST_CASE(err_symbol_and_addr);', 2),
   (3, 'KST_CASE(err_bad_offset);', 2),
-  (5, 'KST_CASE(err_kretprobe_data_size);', 11),
+  (5, 'KST_CASE(err_kretprobe_data_size);', 13),
   (6, 'KST_CASE(disable_enable);', 4),
   (4, 'KST_CASE(maxactive_exhausted);', 4),
  ],
