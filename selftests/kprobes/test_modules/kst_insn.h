@@ -3,7 +3,9 @@
 #define _KST_INSN_H
 
 #include <linux/delay.h>
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/types.h>
 #ifdef CONFIG_ARM
@@ -14,34 +16,103 @@
 #endif
 
 /*
- * The offset of the instruction after the one at @offset in @func. On x86
- * the next byte: register_kprobe() refuses offsets inside an instruction
- * with -EILSEQ.
+ * What each architecture's kprobes take as an instruction, the one place
+ * the test module keeps it:
+ *   kst_insn_len(p)      the length of the instruction at @p; on x86 1,
+ *                        the next byte: register_kprobe() refuses an
+ *                        address inside an instruction with -EILSEQ, and
+ *                        kst_inner_offset() steps over those
+ *   KST_MISALIGNED_LAST  offsets 1 to this from a function's entry are
+ *                        not the start of an instruction (0: none to
+ *                        test: bit 0 of a Thumb address is the mode bit)
+ *   KST_MISALIGNED_ERR   what register_kprobe() returns at those
  */
+#if defined(CONFIG_X86)
+#define KST_MISALIGNED_LAST	1	/* inside the first instruction */
+#define KST_MISALIGNED_ERR	(-EILSEQ)
+static inline int kst_insn_len(const void *p)
+{
+	return 1;
+}
+#elif defined(CONFIG_THUMB2_KERNEL)
+#define KST_MISALIGNED_LAST	0
+#define KST_MISALIGNED_ERR	0
+static inline int kst_insn_len(const void *p)
+{
+	return is_wide_instruction(__mem_to_opcode_thumb16(*(u16 *)p)) ? 4 : 2;
+}
+#elif defined(CONFIG_RISCV)
+/* With the C extension, 2 or 4 bytes: 4 when the low two bits are set. */
+#define KST_MISALIGNED_LAST	1
+#define KST_MISALIGNED_ERR	(-EILSEQ)
+static inline int kst_insn_len(const void *p)
+{
+	return (*(u16 *)p & 3) == 3 ? 4 : 2;
+}
+#elif defined(CONFIG_S390)
+/* 2, 4 or 6 bytes, as the first two bits of the opcode say. */
+#define KST_MISALIGNED_LAST	1
+#define KST_MISALIGNED_ERR	(-EINVAL)
+static inline int kst_insn_len(const void *p)
+{
+	static const int len[] = { 2, 4, 4, 6 };
+
+	return len[*(u8 *)p >> 6];
+}
+#else
+/* arm64, arm, powerpc, mips: 4-byte instructions, 4-byte aligned. */
+#define KST_MISALIGNED_LAST	3
+#define KST_MISALIGNED_ERR	(-EINVAL)
+static inline int kst_insn_len(const void *p)
+{
+	return 4;
+}
+#endif
+
+/* The offset of the instruction after the one at @offset in @func. */
 static inline int kst_next_insn(const void *func, int offset)
 {
-#if defined(CONFIG_THUMB2_KERNEL)
-	u16 *insn = (u16 *)(((unsigned long)func & ~1UL) + offset);
-
-	return offset + (is_wide_instruction(__mem_to_opcode_thumb16(*insn)) ? 4 : 2);
-#elif defined(CONFIG_X86)
-	return offset + 1;
-#else
-	return offset + 4;
+#ifdef CONFIG_THUMB2_KERNEL
+	func = (const void *)((unsigned long)func & ~1UL);
 #endif
+	return offset + kst_insn_len(func + offset);
+}
+
+/* The size of the function at @func, as kallsyms has it. */
+static inline int kst_func_size(const void *func)
+{
+	unsigned long size;
+	char *buf, *slash;
+	int ret = -ENOENT;
+
+	buf = kmalloc(KSYM_SYMBOL_LEN, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	/* "name+0x0/0x2c [module]" */
+	sprint_symbol(buf, (unsigned long)func);
+	slash = strchr(buf, '/');
+	if (slash && sscanf(slash + 1, "%lx", &size) == 1 && size <= INT_MAX)
+		ret = size;
+	kfree(buf);
+	return ret;
 }
 
 /*
  * The first instruction after the entry of @func (named @symbol) that
  * takes a kprobe; ftrace call sites next to the entry may refuse one
- * (-EINVAL). The probe is registered disabled, and at once unregistered.
+ * (-EINVAL). Within @func: a small function's next instruction may be
+ * another function's entry. The probe is registered disabled, and at
+ * once unregistered.
  */
 static inline int kst_inner_offset(const char *symbol, const void *func)
 {
+	int size = kst_func_size(func);
 	struct kprobe kp;
 	int offset, ret;
 
-	for (offset = kst_next_insn(func, 0); offset < 32;
+	if (size < 0)
+		return size;
+	for (offset = kst_next_insn(func, 0); offset < size;
 	     offset = kst_next_insn(func, offset)) {
 		memset(&kp, 0, sizeof(kp));
 		kp.symbol_name = symbol;

@@ -41,28 +41,18 @@ int case_kprobe_core_kernel_offset(void)
 /* Addresses that are not an instruction boundary, and their documented error. */
 int case_err_bad_offset(void)
 {
-	int offset, last, expected, ret;
+	int offset, ret;
 
-	if (IS_ENABLED(CONFIG_X86)) {
-		/* Offset 1 is inside kst_target's first instruction. */
-		last = 1;
-		expected = -EILSEQ;
-	} else if (IS_ENABLED(CONFIG_ARM64) ||
-		   (IS_ENABLED(CONFIG_ARM) && !IS_ENABLED(CONFIG_THUMB2_KERNEL))) {
-		/* Instructions are 4-byte aligned: 1, 2 and 3 are all refused. */
-		last = 3;
-		expected = -EINVAL;
-	} else {
+	if (!KST_MISALIGNED_LAST)
 		return kst_skip("no misaligned probe address on this architecture");
-	}
-
-	for (offset = 1; offset <= last; offset++) {
+	for (offset = 1; offset <= KST_MISALIGNED_LAST; offset++) {
 		kst_init_kprobe(&kst_kprobe, "kst_target", offset);
 		ret = register_kprobe(&kst_kprobe);
 		if (!ret)
 			unregister_kprobe(&kst_kprobe);
-		if (ret != expected)
-			return kst_fail("kst_target+%d: %d, expected %d", offset, ret, expected);
+		if (ret != KST_MISALIGNED_ERR)
+			return kst_fail("kst_target+%d: %d, expected %d", offset, ret,
+					KST_MISALIGNED_ERR);
 	}
 	return 0;
 }
