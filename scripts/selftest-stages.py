@@ -49,6 +49,8 @@ TAGS = {
   (15, 'obj-m += kprobes_sample_target.o', 1),
  ],
  'test_modules/kst_cases.h': [
+  (3, ' * The refusals of addresses inside an instruction before any case that', 3),
+  (3, '', -2),
   (3, 'KST_CASE(kprobe_symbol_offset);', 1),
   (3, 'KST_CASE(kprobe_core_kernel_offset);', 3),
   (4, 'KST_CASE(kretprobe_by_symbol);', 5),
@@ -100,10 +102,11 @@ def tagged(path):
     lines = open(os.path.join(repo, K, path)).read().split('\n')
     tags = [1] * len(lines)
     for part, first, n in TAGS[path]:
-        if n == -1:
-            # the blank line before the line tagged just before
+        if n < 0:
+            # the line before the line tagged just before: a blank line
+            # (-1) or the opening of its comment (-2)
             i = lines.index(prev) - 1
-            assert lines[i] == '', (path, lines[i])
+            assert lines[i] == ('' if n == -1 else '/*'), (path, lines[i])
             tags[i] = part
             continue
         i = lines.index(first)

@@ -8,6 +8,12 @@
  */
 KST_CASE(kprobe_by_symbol);
 KST_CASE(kprobe_by_addr);
+/*
+ * The refusals of addresses inside an instruction before any case that
+ * probes one: where such a probe is accepted, the cases after it crash.
+ */
+KST_CASE(err_bad_offset);
+KST_CASE(err_kretprobe_offset);
 KST_CASE(kprobe_symbol_offset);
 KST_CASE(kprobe_core_kernel);
 KST_CASE(kprobe_core_kernel_addr);
@@ -21,8 +27,6 @@ KST_CASE(probes_same_addr);
 KST_CASE(kretprobe_ignores_post_handler);
 KST_CASE(err_symbol_and_addr);
 KST_CASE(err_unknown_symbol);
-KST_CASE(err_bad_offset);
-KST_CASE(err_kretprobe_offset);
 KST_CASE(err_kretprobe_data_size);
 KST_CASE(err_not_text);
 KST_CASE(err_bug_site);
