@@ -83,6 +83,44 @@ open(path, 'w').write('\n'.join(lines))
 EOF
 }
 
+# The test of kselftest_harness.h that was running when the guest died
+# (console log $1), if one of its checks had failed by then.
+checks_failed_before_death() {
+	awk '$2 == "#" && $3 == "RUN" { test = $4; failed = 0; next }
+	     $2 == "#" && ($3 == "OK" || $3 == "FAIL" || $3 == "SKIP") { test = ""; next }
+	     test != "" && $3 ~ /^[A-Za-z0-9_]+\.[ch]:[0-9]+:/ { failed = 1 }
+	     END { if (test != "" && failed) print test }' "$1"
+}
+
+# Boots the mutant with the suite once (log $1, results in $2, more
+# kernel parameters in $3) and sets $verdict (survived, killed: a named
+# case failed, crashed) and $detail (the cases, or where the guest died).
+judge() {
+	local failed died checked
+
+	verdict='' detail=''
+	if KERNEL_CMDLINE_EXTRA="$KERNEL_CMDLINE_EXTRA ${3:-}" \
+	   "$TOP/scripts/boot.sh" "${arch%%-*}" "$obj" "$obj/initramfs.cpio" "$2" "$arch" \
+		>"$1" 2>&1; then
+		verdict=survived
+	elif failed=$(awk '$2 == "FAIL" && $3 !~ /:$/ && !/the guest died/ { print $3 }' "$1" |
+		      sort -u | paste -sd' '); [ -n "$failed" ]; then
+		verdict=killed detail=$failed
+	elif died=$(awk '$2 == "FAIL" && /the guest died/ { print $3; exit }' "$1"); [ -n "$died" ]; then
+		# The harness prints a failed check as it happens, and the
+		# verdict only when the test (and its teardown) ends.
+		checked=$(checks_failed_before_death "$2/console.log")
+		if [ -n "$checked" ]; then
+			verdict=killed
+			detail="$checked (its checks failed, then the guest died in $died)"
+		else
+			verdict=crashed detail="the guest died in $died"
+		fi
+	else
+		verdict=crashed detail=$(grep -E 'ERROR' "$1" | head -n 1 | sed 's/^ *//')
+	fi
+}
+
 status=0 killed=0 named=0 total=0 equivalent=()
 while IFS=$'\t' read -r name path old new config; do
 	case $name in '' | '#'*) continue ;; esac
@@ -116,21 +154,23 @@ while IFS=$'\t' read -r name path old new config; do
 		status=1
 		continue
 	fi
-	if "$TOP/scripts/boot.sh" "${arch%%-*}" "$obj" "$obj/initramfs.cpio" "$out/$name" "$arch" \
-		>"$log" 2>&1; then
-		say "survived  $name"
-		status=1
-	elif failed=$(awk '$2 == "FAIL" && $3 !~ /:$/ && !/the guest died/ { print $3 }' "$log" |
-		      sort -u | paste -sd' '); [ -n "$failed" ]; then
-		say "killed    $name: $failed"
-		killed=$((killed + 1)) named=$((named + 1))
-	elif died=$(awk '$2 == "FAIL" && /the guest died/ { print $3; exit }' "$log"); [ -n "$died" ]; then
-		say "crashed   $name: the guest died in $died"
-		killed=$((killed + 1))
-	else
-		say "crashed   $name: $(grep -E 'ERROR' "$log" | head -n 1 | sed 's/^ *//')"
-		killed=$((killed + 1))
+	judge "$log" "$out/$name"
+	# The kernel's KUnit kprobes suite runs at boot, before ours: when it
+	# kills the guest, ours is asked again without it.
+	if [ "$verdict" = crashed ] && grep -q 'never started the tests' "$log"; then
+		at_boot=$detail
+		judge "$log.kunit-off" "$out/$name-kunit-off" kunit.enable=0
+		if [ "$verdict" = survived ] || [ "$verdict" = crashed ]; then
+			verdict=crashed detail=$at_boot
+		else
+			detail="$detail (with KUnit off; with it, at boot: $at_boot)"
+		fi
 	fi
+	case $verdict in
+	survived) say "survived  $name"; status=1 ;;
+	killed) say "killed    $name: $detail"; killed=$((killed + 1)) named=$((named + 1)) ;;
+	crashed) say "crashed   $name: $detail"; killed=$((killed + 1)) ;;
+	esac
 done <"$list"
 restore
 [ -z "$check_only" ] || { say "$total mutants checked"; exit $status; }
