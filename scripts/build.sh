@@ -128,9 +128,18 @@ if [ ! -f "$selftest/Makefile" ]; then
 	exit 0
 fi
 say "   building the kprobes kselftest (log: $obj/kselftest.log)"
+# The test modules build in the source tree, which every build directory
+# of it shares, and kbuild did not rebuild them after a change of .config
+# (seen: modules of a CONFIG_JUMP_LABEL=y kernel loaded into one without).
+modules=tools/testing/selftests/kprobes/test_modules
+built_for="$obj $(sha256sum <"$obj/.config")"
+if [ "$(cat "$src/$modules/.kprobes-built-for" 2>/dev/null)" != "$built_for" ]; then
+	git -C "$src" clean -fdxq -- "$modules"
+fi
 # Static: the guest has busybox and no C library.
 run_logged "$obj/kselftest.log" make -C "$src/tools/testing/selftests" TARGETS=kprobes \
 	ARCH="$KERNEL_ARCH" CROSS_COMPILE="$CROSS_COMPILE" O="$obj" KDIR="$obj" \
 	LDFLAGS=-static install
 ls "$obj"/kselftest/kselftest_install/kprobes/test_modules/*.ko >/dev/null 2>&1 ||
 	die "the kprobes test module was not built (log: $obj/kselftest.log)"
+echo "$built_for" >"$src/$modules/.kprobes-built-for"
