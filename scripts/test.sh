@@ -34,7 +34,8 @@ mapfile -t backports < <(known_kernels | grep -vx "$upstream")
 gate "install the packages" env EXTRA_PACKAGES="shellcheck sparse python3-sphinx" \
 	"$TOP/scripts/install-deps.sh" $(known_arches)
 gate "shellcheck" shellcheck -x "$TOP"/scripts/*.sh "$TOP"/scripts/arch/*.conf \
-	"$TOP"/scripts/kernel/*.conf "$TOP"/scripts/guest/init "$TOP/.ci/run"
+	"$TOP"/scripts/kernel/*.conf "$TOP"/scripts/guest/init "$TOP"/scripts/guest/lava-init \
+	"$TOP"/scripts/guest/ktap-lava "$TOP/.ci/run"
 gate "the series are up to date" "$TOP/scripts/check-series.sh"
 gate "checkpatch --strict, every series" "$TOP/scripts/check-patches.sh"
 gate "the documentation builds without warnings" env KERNEL="$upstream" "$TOP/scripts/check-docs.sh"
