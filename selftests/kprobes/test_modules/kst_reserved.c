@@ -58,6 +58,9 @@ int case_err_bug_site(void)
 	for (i = 0; i < THIS_MODULE->num_bugs; i++, bug++)
 		if (within_module_core(kst_bug_addr(bug), THIS_MODULE))
 			return kst_check_refused(kst_bug_addr(bug), "a WARN() trap");
+	/* arm: WARN() is a call, and BUG() has an entry only with BUGVERBOSE. */
+	if (!THIS_MODULE->num_bugs)
+		return kst_skip("the module's bug table is empty: no trap to probe here");
 	return kst_fail("no WARN() trap in the module's bug table (%u entries)",
 			THIS_MODULE->num_bugs);
 }
