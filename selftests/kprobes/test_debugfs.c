@@ -119,42 +119,38 @@ TEST_F(kprobes, global_knob_leaves_disabled_off_entry)
 }
 
 /*
- * While kprobes/enabled is 0, a probe registered alone on its address
- * (not added to an aggregate probe) stays unarmed; setting the knob
- * again arms it.
+ * With kprobes/enabled at 0 and held probe @held just @what alone on its
+ * address (not added to an aggregate probe), it stays unarmed; setting
+ * the knob again arms it.
  */
-TEST_F(kprobes, global_knob_covers_new_probes)
+static void check_knob_arms_later(struct __test_metadata *_metadata, int held,
+				  const char *what)
 {
 	int hits[2];
 
-	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "0"));
-	run_case(_metadata, "hold_kprobe");
 	run_case(_metadata, "call_target");
 	read_hits(_metadata, hits);
-	EXPECT_EQ(0, hits[0]) TH_LOG("a probe registered while kprobes were disabled fired");
+	EXPECT_EQ(0, hits[held]) TH_LOG("a probe %s while kprobes were disabled fired", what);
 
 	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "1"));
 	run_case(_metadata, "call_target");
 	read_hits(_metadata, hits);
-	EXPECT_EQ(1, hits[0]) TH_LOG("not armed when kprobes were enabled again");
+	EXPECT_EQ(1, hits[held]) TH_LOG("not armed when kprobes were enabled again");
 }
 
-/* The same for a disabled probe enabled alone on its address. */
+TEST_F(kprobes, global_knob_covers_new_probes)
+{
+	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "0"));
+	run_case(_metadata, "hold_kprobe");
+	check_knob_arms_later(_metadata, 0, "registered");
+}
+
 TEST_F(kprobes, global_knob_covers_enabled_probes)
 {
-	int hits[2];
-
 	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "0"));
 	run_case(_metadata, "hold_kprobe_disabled");
 	run_case(_metadata, "enable_held_disabled");
-	run_case(_metadata, "call_target");
-	read_hits(_metadata, hits);
-	EXPECT_EQ(0, hits[1]) TH_LOG("a probe enabled while kprobes were disabled fired");
-
-	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "1"));
-	run_case(_metadata, "call_target");
-	read_hits(_metadata, hits);
-	EXPECT_EQ(1, hits[1]) TH_LOG("not armed when kprobes were enabled again");
+	check_knob_arms_later(_metadata, 1, "enabled");
 }
 
 /*
