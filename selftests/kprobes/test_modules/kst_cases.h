@@ -31,6 +31,7 @@ KST_CASE(err_kretprobe_data_size);
 KST_CASE(err_not_text);
 KST_CASE(err_bug_site);
 KST_CASE(err_jump_label_site);
+KST_CASE(extable_site);
 KST_CASE(register_clears_stale_flags);
 KST_CASE(err_register_twice);
 KST_CASE(unregister_unregistered);

@@ -69,6 +69,18 @@ static inline int kst_insn_len(const void *p)
 }
 #endif
 
+/*
+ * KST_EXTABLE_REFUSED: register_kprobe() refuses an instruction that has
+ * an exception table entry (arm64 would single-step it out of line, where
+ * a fault finds no fixup). Elsewhere the probe is taken, and a fault in
+ * the probed instruction must still reach its fixup.
+ */
+#ifdef CONFIG_ARM64
+#define KST_EXTABLE_REFUSED	true
+#else
+#define KST_EXTABLE_REFUSED	false
+#endif
+
 /* The offset of the instruction after the one at @offset in @func. */
 static inline int kst_next_insn(const void *func, int offset)
 {

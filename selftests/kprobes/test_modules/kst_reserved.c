@@ -3,15 +3,19 @@
  * kst_reserved.c - code the kernel rewrites or traps on by itself, which
  * kprobes must refuse to put a breakpoint on: a BUG()/WARN() trap (its
  * handler looks the trap up by address) and a static branch (jump label
- * patching would overwrite the breakpoint, or the breakpoint the branch)
+ * patching would overwrite the breakpoint, or the breakpoint the branch);
+ * and a user access, whose fault the kernel fixes up by address
  */
 #include <linux/bug.h>
+#include <linux/extable.h>
 #include <linux/jump_label.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
+#include <linux/uaccess.h>
 
 #include "kprobes_selftest.h"
+#include "kst_insn.h"
 
 /* register_kprobe() at @addr fails with -EINVAL; @what says what it is. */
 static int kst_check_refused(unsigned long addr, const char *what)
@@ -101,3 +105,74 @@ int case_err_jump_label_site(void)
 	return kst_skip("no CONFIG_JUMP_LABEL: static branches are plain tests");
 }
 #endif
+
+/*
+ * A user access of this module, with its entry in the module's exception
+ * table: unsafe_get_user() is inline where get_user() may be a call.
+ */
+static noinline int kst_reads_user(const int __user *uptr)
+{
+	int val;
+
+	if (!user_access_begin(uptr, sizeof(*uptr)))
+		return -EFAULT;
+	unsafe_get_user(val, uptr, efault);
+	user_access_end();
+	return val;
+efault:
+	user_access_end();
+	return -EFAULT;
+}
+
+static unsigned long kst_extable_insn(const struct exception_table_entry *ex)
+{
+#ifdef ARCH_HAS_RELATIVE_EXTABLE
+	return (unsigned long)&ex->insn + ex->insn;
+#else
+	return ex->insn;
+#endif
+}
+
+/* The first instruction of kst_reads_user() the exception table lists. */
+static unsigned long kst_user_access_addr(void)
+{
+	const struct exception_table_entry *ex = THIS_MODULE->extable;
+	unsigned long func = (unsigned long)kst_reads_user;
+	int size = kst_func_size(kst_reads_user);
+	unsigned int i;
+
+	for (i = 0; size > 0 && i < THIS_MODULE->num_exentries; i++, ex++)
+		if (kst_extable_insn(ex) - func < (unsigned long)size)
+			return kst_extable_insn(ex);
+	return 0;
+}
+
+int case_extable_site(void)
+{
+	unsigned long addr = kst_user_access_addr();
+	struct kprobe kp = { .pre_handler = kst_pre_handler };
+	int ret, hits;
+
+	if (!addr)
+		return kst_skip("no user access in the module's exception table: an out-of-line call here");
+	if (KST_EXTABLE_REFUSED)
+		return kst_check_refused(addr, "a user access");
+
+	kst_reset_counts();
+	kp.addr = (kprobe_opcode_t *)addr;
+	ret = register_kprobe(&kp);
+	if (ret)
+		return kst_fail("register_kprobe() on a user access at %pS: %d",
+				(void *)addr, ret);
+	/* Nothing is mapped at NULL: the read faults, and is fixed up. */
+	ret = kst_call(kst_reads_user, NULL);
+	hits = atomic_read(&pre_hits);
+	unregister_kprobe(&kp);
+	if (ret != -EFAULT)
+		return kst_fail("a faulting user read under a kprobe at %pS returned %d, expected %d",
+				(void *)addr, ret, -EFAULT);
+	if (hits != 1)
+		return kst_fail("the kprobe at %pS ran %d times, expected 1",
+				(void *)addr, hits);
+	return 0;
+}
