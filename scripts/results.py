@@ -81,6 +81,7 @@ class Run:
         self.cases = []
         self.plans = {}         # depth -> planned count of the last plan
         self.program = None     # kselftest program whose output we are in
+        self.durations = {}     # program -> its longest run, host seconds
         self.info = {}
         self.qemu_exit = None
         self.marks = set()
@@ -145,7 +146,7 @@ class Run:
         if not m:
             if line.startswith("# selftests: "):
                 self.program = {"name": line[len("# selftests: "):],
-                                "cases": 0}
+                                "cases": 0, "start": time.monotonic()}
             return
         depth = len(m.group(1)) // 2
         ok, name, directive, reason = m.group(2), m.group(4), m.group(5), m.group(6)
@@ -170,6 +171,11 @@ class Run:
             self.add_case(name, status, reason or "")
         elif depth == 0:
             prog = self.program
+            # What a farm's run_kselftest.sh holds against the settings
+            # file's timeout (the guest's clock follows the host's in TCG).
+            took = round(time.monotonic() - prog["start"], 1)
+            name = prog["name"].split(": ")[-1]
+            self.durations[name] = max(took, self.durations.get(name, 0))
             planned = self.plans.get(1, 0)
             if prog["cases"] < planned:
                 for i in range(prog["cases"], planned):
@@ -282,6 +288,7 @@ class Run:
             "kernel": self.info.get("kernel", ""),
             "tainted": self.info.get("tainted"),
             "seconds": round(time.monotonic() - self.start, 1),
+            "program_seconds": self.durations,
             "cases": self.cases,
             "counts": counts,
             "problems": problems,
@@ -322,6 +329,10 @@ def summary(paths):
             verdict += f" ({len(r['problems'])} problem(s) above)"
         kernel = (r.get("kernel") or "?").split()[0]
         print(f"{r['arch']:14} {kernel:16} {c['pass']:6} {c['fail']:6} {c['skip']:7}  {verdict}")
+        slowest = max((r.get("program_seconds") or {}).items(),
+                      key=lambda item: item[1], default=None)
+        if slowest:
+            print(f"         slowest program: {slowest[0]}, {slowest[1]:.0f} s")
         for case in r["cases"]:
             if case["status"] == "fail":
                 print(f"         failed: {case['name']}  {case['reason']}")

@@ -56,7 +56,7 @@ TAGS = {
   (4, 'KST_CASE(kretprobe_by_symbol);', 5),
   (5, 'KST_CASE(err_symbol_and_addr);', 2),
   (3, 'KST_CASE(err_bad_offset);', 2),
-  (5, 'KST_CASE(err_kretprobe_data_size);', 14),
+  (5, 'KST_CASE(err_kretprobe_data_size);', 15),
   (6, 'KST_CASE(disable_enable);', 4),
   (4, 'KST_CASE(maxactive_exhausted);', 4),
  ],

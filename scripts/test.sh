@@ -45,6 +45,9 @@ gate "$upstream: every patch builds on its own (bisect), every architecture" \
 	env KERNEL="$upstream" "$TOP/scripts/check-bisect.sh"
 gate "$upstream: every architecture in QEMU" \
 	"$TOP/scripts/run.sh" --kernel "$upstream" --arch all --out "$out/$upstream"
+# shellcheck disable=SC2046 # a list of architectures
+gate "$upstream: defconfig + make kselftest-merge keeps kprobes/config, every architecture" \
+	env KERNEL="$upstream" "$TOP/scripts/check-kselftest-merge.sh" $(known_arches)
 # Proves the mutation tool still works: one mutant per area (registration
 # checks, kretprobe misses, kprobes/list, x86's ftrace path, the sample),
 # each killed by a named case. The whole gate is scripts/mutate.sh.

@@ -37,6 +37,7 @@ KST_CASE(err_register_twice);
 KST_CASE(unregister_unregistered);
 KST_CASE(recursion_nmissed);
 KST_CASE(recursion_nmissed_breakpoint);
+KST_CASE(recursion_nmissed_optimized);
 KST_CASE(batch);
 KST_CASE(batch_rollback);
 KST_CASE(batch_num_invalid);

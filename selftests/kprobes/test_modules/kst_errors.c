@@ -16,6 +16,16 @@ static noinline long kst_target2(long value)
 	return value + 1;
 }
 
+/*
+ * Long enough after its entry for the jump of an optimized kprobe, made
+ * of instructions x86 can copy (as kprobes_selftest_target.c's
+ * kst_gone_opt_target()).
+ */
+static noinline long kst_opt_target(long value)
+{
+	return value * 3 + 7;
+}
+
 int case_err_symbol_and_addr(void)
 {
 	int ret;
@@ -154,24 +164,37 @@ int case_unregister_unregistered(void)
 	return 0;
 }
 
-/* The pre_handler of the first probe hits the second one. */
+/* The function whose probe the first probe's pre_handler hits. */
+static long (*kst_inner_target)(long value);
+
 static int kst_recursing_pre_handler(struct kprobe *kp, struct pt_regs *regs)
 {
-	kst_call(kst_target2, 0);
+	kst_call(kst_inner_target, 0);
 	return 0;
 }
 
-static int kst_check_recursion(unsigned int inner_offset)
+/*
+ * A probe on @inner (the function @func) + @inner_offset, hit from the
+ * handler of a probe on kst_target; @optimized: once its jump is in.
+ */
+static int kst_check_recursion(const char *inner, long (*func)(long value),
+			       unsigned int inner_offset, bool optimized)
 {
 	struct kprobe outer = { .pre_handler = kst_recursing_pre_handler };
 	int ret, inner_hits;
 
 	kst_reset_counts();
+	kst_inner_target = func;
 	kst_init_kprobe(&outer, "kst_target", 0);
-	kst_init_kprobe(&kst_kprobe2, "kst_target2", inner_offset);
+	kst_init_kprobe(&kst_kprobe2, inner, inner_offset);
 	ret = register_kprobe(&kst_kprobe2);
 	if (ret)
-		return kst_fail("register_kprobe(kst_target2) returned %d", ret);
+		return kst_fail("register_kprobe(%s) returned %d", inner, ret);
+	if (optimized && !kst_wait_jump_optimized(&kst_kprobe2)) {
+		unregister_kprobe(&kst_kprobe2);
+		return kst_skip("%s+%u not optimized after %d s", inner,
+				inner_offset, KST_OPTIMIZE_WAIT_S);
+	}
 	ret = register_kprobe(&outer);
 	if (ret) {
 		unregister_kprobe(&kst_kprobe2);
@@ -184,14 +207,14 @@ static int kst_check_recursion(unsigned int inner_offset)
 	unregister_kprobe(&kst_kprobe2);
 
 	if (inner_hits || kst_kprobe2.nmissed != 2)
-		return kst_fail("hit from a handler at +%u: %d runs, nmissed %lu (expected 0, 2)",
-				inner_offset, inner_hits, kst_kprobe2.nmissed);
+		return kst_fail("%s+%u hit from a handler: %d runs, nmissed %lu (expected 0, 2)",
+				inner, inner_offset, inner_hits, kst_kprobe2.nmissed);
 	return 0;
 }
 
 int case_recursion_nmissed(void)
 {
-	return kst_check_recursion(0);
+	return kst_check_recursion("kst_target2", kst_target2, 0, false);
 }
 
 /*
@@ -204,5 +227,18 @@ int case_recursion_nmissed_breakpoint(void)
 
 	if (offset < 0)
 		return kst_fail("no probe-able instruction in kst_target2: %d", offset);
-	return kst_check_recursion(offset);
+	return kst_check_recursion("kst_target2", kst_target2, offset, false);
+}
+
+/* The same where the inner probe is optimized: its jump finds a probe running. */
+int case_recursion_nmissed_optimized(void)
+{
+	int offset;
+
+	if (!IS_ENABLED(CONFIG_OPTPROBES))
+		return kst_skip("no CONFIG_OPTPROBES: kprobes are not optimized here");
+	offset = kst_inner_offset("kst_opt_target", kst_opt_target);
+	if (offset < 0)
+		return kst_fail("no probe-able instruction in kst_opt_target: %d", offset);
+	return kst_check_recursion("kst_opt_target", kst_opt_target, offset, true);
 }

@@ -17,12 +17,17 @@
 #include "kprobes_selftest.h"
 #include "kst_insn.h"
 
-/* register_kprobe() at @addr fails with -EINVAL; @what says what it is. */
+/*
+ * register_kprobe() at @addr fails with -EINVAL; @what says what it is.
+ * Disabled, so that a probe wrongly taken is never armed: a breakpoint
+ * there would take the guest down before the case could say why.
+ */
 static int kst_check_refused(unsigned long addr, const char *what)
 {
 	struct kprobe kp = {
 		.addr = (kprobe_opcode_t *)addr,
 		.pre_handler = kst_pre_handler,
+		.flags = KPROBE_FLAG_DISABLED,
 	};
 	int ret;
 

@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Checks the target's config the way test farms use it: on the
+# architecture's defconfig, "make kselftest-merge" merges the config of
+# every selftest target of the series' tree; each option that
+# tools/testing/selftests/kprobes/config asks for must come out with its
+# value (merge_config.sh only warns when Kconfig drops one, and the
+# target would then skip or fail on the farm's kernel).
+#
+# Usage: [KERNEL=K] scripts/check-kselftest-merge.sh [ARCH...]  (default: x86_64)
+# The configs stay in <cache>/build-<K>/kselftest-merge-<arch>/.
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+[ $# -gt 0 ] || set -- x86_64
+for arch in "$@"; do
+	(load_arch "$arch") || exit 2
+done
+src=$("$TOP/scripts/apply-series.sh")
+wanted=$src/tools/testing/selftests/kprobes/config
+[ -f "$wanted" ] || die "$wanted is missing: is the series applied?"
+
+failed=0
+for arch in "$@"; do
+	load_arch "$arch"
+	obj=$BUILD_ROOT/kselftest-merge-$arch
+	mkdir -p "$obj"
+	make_kernel=(make -C "$src" O="$obj" ARCH="$KERNEL_ARCH"
+		CROSS_COMPILE="$CROSS_COMPILE")
+	run_logged "$obj/merge.log" "${make_kernel[@]}" defconfig
+	run_logged "$obj/merge.log" "${make_kernel[@]}" kselftest-merge
+	lost=0
+	while read -r line; do
+		grep -qx -- "$line" "$obj/.config" && continue
+		say "   $arch: $line asked for, the merged config has:" \
+			"$(grep -E "^(# )?${line%%=*}[= ]" "$obj/.config" || echo nothing)"
+		lost=$((lost + 1))
+	done < <(grep '^CONFIG_' "$wanted")
+	if [ "$lost" -eq 0 ]; then
+		say "== $KERNEL $arch: defconfig + kselftest-merge keeps the $(grep -c '^CONFIG_' "$wanted") options of kprobes/config"
+	else
+		say "== $KERNEL $arch: kprobes/config options lost: $lost (log: $obj/merge.log)"
+		failed=1
+	fi
+done
+exit "$failed"
