@@ -3,6 +3,7 @@
  * kst_kprobe.c - kprobes by symbol and by address, on a function of the
  * module and on a core-kernel function
  */
+#include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/kstrtox.h>
@@ -12,12 +13,14 @@
 /*
  * Registers kst_kprobe on @addr or @symbol + @offset, calls @target and
  * checks the handlers: once per call, none after unregistering, and the
- * instruction pointer the pre_handler saw.
+ * instruction pointer the pre_handler saw; and that the hits gave the
+ * caller its interrupts back.
  */
 int kst_check_kprobe_at(const char *symbol, void *addr, unsigned int offset,
 			long (*target)(long value))
 {
 	int calls, pre, post, ret;
+	bool irqs_masked;
 	unsigned long ip;
 
 	kst_reset_counts();
@@ -29,6 +32,10 @@ int kst_check_kprobe_at(const char *symbol, void *addr, unsigned int offset,
 				symbol ?: "addr", offset, ret);
 
 	calls = kst_call_values(target);
+	/* Cases run from a write(2), with interrupts enabled. */
+	irqs_masked = irqs_disabled();
+	if (irqs_masked)
+		local_irq_enable();
 	pre = atomic_read(&pre_hits);
 	post = atomic_read(&post_hits);
 	ip = ip_seen;
@@ -36,6 +43,8 @@ int kst_check_kprobe_at(const char *symbol, void *addr, unsigned int offset,
 
 	kst_call(target, 0);
 
+	if (irqs_masked)
+		return kst_fail("interrupts masked after %d probe hits", calls);
 	if (pre != calls || post != calls)
 		return kst_fail("%d calls: pre_handler ran %d times, post_handler %d times",
 				calls, pre, post);
