@@ -7,9 +7,11 @@
 # own (bisect) and the kprobes selftests, the samples and the kernel's
 # kprobes KUnit suite pass in QEMU on every architecture in scripts/arch/
 # and its variants (arm-thumb2), and on x86_64 and arm64 debug kernels
-# (with a soak); the backports pass on x86_64 and arm64; the new kernel
-# code is W=1 and sparse clean; and the runner reports broken guests and
-# bad input clearly.
+# (with a soak); LAVA gives the runner's verdicts on x86_64 and arm64;
+# every architecture's defconfig keeps kprobes/config through
+# "make kselftest-merge"; the backports pass on x86_64 and arm64; the new
+# kernel code is W=1 and sparse clean; and the runner reports broken
+# guests and bad input clearly.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -31,7 +33,7 @@ out=${OUT:-$TOP/out}
 upstream=$DEFAULT_KERNEL
 mapfile -t backports < <(known_kernels | grep -vx "$upstream")
 # shellcheck disable=SC2046 # a list of architectures
-gate "install the packages" env EXTRA_PACKAGES="shellcheck sparse python3-sphinx" \
+gate "install the packages" env EXTRA_PACKAGES="shellcheck sparse python3-sphinx lava-dispatcher" \
 	"$TOP/scripts/install-deps.sh" $(known_arches)
 gate "shellcheck" shellcheck -x "$TOP"/scripts/*.sh "$TOP"/scripts/arch/*.conf \
 	"$TOP"/scripts/kernel/*.conf "$TOP"/scripts/guest/init "$TOP"/scripts/guest/lava-init \
@@ -45,6 +47,13 @@ gate "$upstream: every patch builds on its own (bisect), every architecture" \
 	env KERNEL="$upstream" "$TOP/scripts/check-bisect.sh"
 gate "$upstream: every architecture in QEMU" \
 	"$TOP/scripts/run.sh" --kernel "$upstream" --arch all --out "$out/$upstream"
+# Right after the QEMU run, whose builds and summaries it takes: a farm's
+# way (the kselftest tarball under LAVA) must give the runner's verdicts.
+for arch in x86_64 arm64; do
+	gate "$upstream: LAVA (lava-run) runs the kselftest tarball, the runner's verdicts ($arch)" \
+		"$TOP/scripts/check-lava.sh" --kernel "$upstream" --arch "$arch" \
+		--summary "$out/$upstream/$arch/summary.json" --out "$out/lava"
+done
 # shellcheck disable=SC2046 # a list of architectures
 gate "$upstream: defconfig + make kselftest-merge keeps kprobes/config, every architecture" \
 	env KERNEL="$upstream" "$TOP/scripts/check-kselftest-merge.sh" $(known_arches)
