@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Checks the target's config the way test farms use it: on the
-# architecture's defconfig, "make kselftest-merge" merges the config of
-# every selftest target of the series' tree; each option that
+# architecture's defconfig (DEFCONFIG in scripts/arch/<arch>.conf),
+# "make kselftest-merge" merges the config of every selftest target of
+# the series' tree; each option that
 # tools/testing/selftests/kprobes/config asks for must come out with its
 # value (merge_config.sh only warns when Kconfig drops one, and the
 # target would then skip or fail on the farm's kernel).
@@ -28,7 +29,7 @@ for arch in "$@"; do
 	mkdir -p "$obj"
 	make_kernel=(make -C "$src" O="$obj" ARCH="$KERNEL_ARCH"
 		CROSS_COMPILE="$CROSS_COMPILE")
-	run_logged "$obj/merge.log" "${make_kernel[@]}" defconfig
+	run_logged "$obj/merge.log" "${make_kernel[@]}" "$DEFCONFIG"
 	run_logged "$obj/merge.log" "${make_kernel[@]}" kselftest-merge
 	lost=0
 	while read -r line; do

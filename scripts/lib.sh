@@ -78,6 +78,12 @@ load_arch() {
 	local conf="$TOP/scripts/arch/$1.conf"
 
 	[ -f "$conf" ] || die "unknown ARCH '$1' (known: $(known_arches | paste -sd' '))"
+	# The fields a file may leave out, so that none is left over from the
+	# architecture loaded before.
+	BUSYBOX_SUITE=
+	KCONFIG_UNAVAILABLE=
+	VARIANTS=
+	DEFCONFIG=defconfig
 	# shellcheck source=arch/x86_64.conf
 	. "$conf"
 	ARCH_NAME=$1

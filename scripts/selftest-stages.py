@@ -37,7 +37,7 @@ TAGS = {
   (12, 'kprobes_bench', 1), (13, 'kprobes_soak', 1),
  ],
  'test_modules/Makefile': [
-  (3, 'kprobes_selftest-y += kst_offset.o', 4),
+  (3, 'kprobes_selftest-y += kst_offset.o', 5),
   (4, 'kprobes_selftest-y += kst_kretprobe.o', 1),
   (5, 'kprobes_selftest-y += kst_errors.o kst_reserved.o kst_batch.o', 1),
   (6, 'kprobes_selftest-y += kst_enable.o kst_hold.o kst_blacklist.o', 1),

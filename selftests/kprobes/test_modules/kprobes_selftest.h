@@ -45,7 +45,7 @@ int kst_ret_handler(struct kretprobe_instance *ri, struct pt_regs *regs);
 
 void kst_reset_counts(void);
 void kst_init_kprobe(struct kprobe *kp, const char *symbol, unsigned int offset);
-unsigned long kst_expected_ip(const void *addr);
+unsigned long kst_expected_ip(const struct kprobe *kp);
 int kst_call_values(long (*target)(long value));
 
 /* kprobes on @symbol + @offset or @addr (kst_kprobe.c). */

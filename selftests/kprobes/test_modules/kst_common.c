@@ -8,11 +8,9 @@
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
-#ifdef CONFIG_X86
-#include <asm/text-patching.h>
-#endif
 
 #include "kprobes_selftest.h"
+#include "kst_insn.h"
 
 const long kst_values[KST_NR_VALUES] = { 0, 1, 42, -ENOENT, -EINVAL, LONG_MAX };
 
@@ -99,16 +97,13 @@ struct kretprobe kst_kretprobe = {
 	.handler = kst_ret_handler,
 };
 
-/* What instruction_pointer() shows a pre_handler for a probe at @addr. */
-unsigned long kst_expected_ip(const void *addr)
+/* What instruction_pointer() shows the pre_handler of @kp, registered. */
+unsigned long kst_expected_ip(const struct kprobe *kp)
 {
-#ifdef CONFIG_X86
-	/* As if the int3 at @addr had executed, for every kind of probe. */
-	return (unsigned long)addr + INT3_INSN_SIZE;
-#else
 	/* Bit 0 of a Thumb address only selects the instruction set. */
-	return (unsigned long)addr & ~1UL;
-#endif
+	unsigned long addr = (unsigned long)kp->addr & ~1UL;
+
+	return addr + (kp->flags & KPROBE_FLAG_FTRACE ? KST_FTRACE_IP : KST_BREAK_IP);
 }
 
 int kst_call_values(long (*target)(long value))

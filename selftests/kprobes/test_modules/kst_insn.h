@@ -26,10 +26,16 @@
  *                        not the start of an instruction (0: none to
  *                        test: bit 0 of a Thumb address is the mode bit)
  *   KST_MISALIGNED_ERR   what register_kprobe() returns at those
+ *   KST_BREAK_IP         how far past the probed address a pre_handler's
+ *                        instruction_pointer() is, for a breakpoint
+ *   KST_FTRACE_IP        and for a probe through ftrace
  */
 #if defined(CONFIG_X86)
 #define KST_MISALIGNED_LAST	1	/* inside the first instruction */
 #define KST_MISALIGNED_ERR	(-EILSEQ)
+/* As if the int3 had executed, for every kind of probe. */
+#define KST_BREAK_IP		INT3_INSN_SIZE
+#define KST_FTRACE_IP		INT3_INSN_SIZE
 static inline int kst_insn_len(const void *p)
 {
 	return 1;
@@ -53,6 +59,9 @@ static inline int kst_insn_len(const void *p)
 /* 2, 4 or 6 bytes, as the first two bits of the opcode say. */
 #define KST_MISALIGNED_LAST	1
 #define KST_MISALIGNED_ERR	(-EINVAL)
+/* The PSW is past the 2-byte breakpoint; ftrace gives the call site. */
+#define KST_BREAK_IP		2
+#define KST_FTRACE_IP		0
 static inline int kst_insn_len(const void *p)
 {
 	static const int len[] = { 2, 4, 4, 6 };
@@ -69,13 +78,18 @@ static inline int kst_insn_len(const void *p)
 }
 #endif
 
+#ifndef KST_BREAK_IP
+#define KST_BREAK_IP		0
+#define KST_FTRACE_IP		0
+#endif
+
 /*
  * KST_EXTABLE_REFUSED: register_kprobe() refuses an instruction that has
- * an exception table entry (arm64 would single-step it out of line, where
- * a fault finds no fixup). Elsewhere the probe is taken, and a fault in
+ * an exception table entry (arm64 and s390 would single-step it out of
+ * line, where a fault finds no fixup). Elsewhere the probe is taken, and a fault in
  * the probed instruction must still reach its fixup.
  */
-#ifdef CONFIG_ARM64
+#if defined(CONFIG_ARM64) || defined(CONFIG_S390)
 #define KST_EXTABLE_REFUSED	true
 #else
 #define KST_EXTABLE_REFUSED	false

@@ -48,9 +48,9 @@ static int kst_check_insn(const struct kst_insn *insn)
 	if (pre != insn->hits || post != insn->hits)
 		return kst_fail("%s: pre_handler ran %d times, post_handler %d, expected %ld",
 				insn->name, pre, post, insn->hits);
-	if (insn->hits && ip != kst_expected_ip(kp.addr))
+	if (insn->hits && ip != kst_expected_ip(&kp))
 		return kst_fail("%s: pre_handler saw ip %pS, expected %pS",
-				insn->name, (void *)ip, (void *)kst_expected_ip(kp.addr));
+				insn->name, (void *)ip, (void *)kst_expected_ip(&kp));
 	return 0;
 }
 

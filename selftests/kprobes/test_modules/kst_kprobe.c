@@ -50,9 +50,9 @@ int kst_check_kprobe_at(const char *symbol, void *addr, unsigned int offset,
 				calls, pre, post);
 	if (atomic_read(&pre_hits) != pre || atomic_read(&post_hits) != post)
 		return kst_fail("handlers ran after unregister_kprobe()");
-	if (ip != kst_expected_ip(kst_kprobe.addr))
+	if (ip != kst_expected_ip(&kst_kprobe))
 		return kst_fail("pre_handler saw ip %pS, expected %pS",
-				(void *)ip, (void *)kst_expected_ip(kst_kprobe.addr));
+				(void *)ip, (void *)kst_expected_ip(&kst_kprobe));
 	return 0;
 }
 
@@ -97,9 +97,9 @@ int kst_check_core_kprobe(const char *symbol, void *addr, unsigned int offset)
 		return kst_fail("5 calls of kstrtoull: pre_handler ran %d times", hits);
 	if (atomic_read(&pre_hits) != hits)
 		return kst_fail("pre_handler ran after unregister_kprobe()");
-	if (ip != kst_expected_ip(kp.addr))
+	if (ip != kst_expected_ip(&kp))
 		return kst_fail("pre_handler saw ip %pS, expected %pS",
-				(void *)ip, (void *)kst_expected_ip(kp.addr));
+				(void *)ip, (void *)kst_expected_ip(&kp));
 	return 0;
 }
 

@@ -159,7 +159,7 @@ int case_extable_site(void)
 	int ret, hits;
 
 	if (!addr)
-		return kst_skip("no user access in the module's exception table: an out-of-line call here");
+		return kst_skip("the module's exception table has no user access: a call here");
 	if (KST_EXTABLE_REFUSED)
 		return kst_check_refused(addr, "a user access");
 
@@ -174,7 +174,7 @@ int case_extable_site(void)
 	hits = atomic_read(&pre_hits);
 	unregister_kprobe(&kp);
 	if (ret != -EFAULT)
-		return kst_fail("a faulting user read under a kprobe at %pS returned %d, expected %d",
+		return kst_fail("a faulting user read probed at %pS returned %d, expected %d",
 				(void *)addr, ret, -EFAULT);
 	if (hits != 1)
 		return kst_fail("the kprobe at %pS ran %d times, expected 1",
