@@ -34,6 +34,8 @@ for arch in "$@"; do
 	lost=0
 	while read -r line; do
 		grep -qx -- "$line" "$obj/.config" && continue
+		# Options the architecture cannot have (scripts/arch/<arch>.conf).
+		[[ " $KCONFIG_UNAVAILABLE " != *" ${line%%=*} "* ]] || continue
 		say "   $arch: $line asked for, the merged config has:" \
 			"$(grep -E "^(# )?${line%%=*}[= ]" "$obj/.config" || echo nothing)"
 		lost=$((lost + 1))
