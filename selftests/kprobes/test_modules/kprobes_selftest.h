@@ -47,6 +47,7 @@ void kst_reset_counts(void);
 void kst_init_kprobe(struct kprobe *kp, const char *symbol, unsigned int offset);
 unsigned long kst_expected_ip(const struct kprobe *kp);
 int kst_call_values(long (*target)(long value));
+int kst_optprobes_here(void);
 
 /* kprobes on @symbol + @offset or @addr (kst_kprobe.c). */
 int kst_check_kprobe_at(const char *symbol, void *addr, unsigned int offset,

@@ -100,10 +100,22 @@ struct kretprobe kst_kretprobe = {
 /* What instruction_pointer() shows the pre_handler of @kp, registered. */
 unsigned long kst_expected_ip(const struct kprobe *kp)
 {
-	/* Bit 0 of a Thumb address only selects the instruction set. */
-	unsigned long addr = (unsigned long)kp->addr & ~1UL;
+	return kst_code_addr(kp->addr) +
+	       (kp->flags & KPROBE_FLAG_FTRACE ? KST_FTRACE_IP : KST_BREAK_IP);
+}
 
-	return addr + (kp->flags & KPROBE_FLAG_FTRACE ? KST_FTRACE_IP : KST_BREAK_IP);
+/*
+ * Zero where the kprobes on this module's functions can be optimized, or
+ * the skip that says why not: powerpc optimizes kprobes in kernel text
+ * only (optprobes.c: can_optimize()).
+ */
+int kst_optprobes_here(void)
+{
+	if (!IS_ENABLED(CONFIG_OPTPROBES))
+		return kst_skip("no CONFIG_OPTPROBES: kprobes are not optimized here");
+	if (IS_ENABLED(CONFIG_PPC))
+		return kst_skip("kprobes in modules are not optimized here, only in kernel text");
+	return 0;
 }
 
 int kst_call_values(long (*target)(long value))

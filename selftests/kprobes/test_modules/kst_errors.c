@@ -233,10 +233,11 @@ int case_recursion_nmissed_breakpoint(void)
 /* The same where the inner probe is optimized: its jump finds a probe running. */
 int case_recursion_nmissed_optimized(void)
 {
-	int offset;
+	int offset, ret;
 
-	if (!IS_ENABLED(CONFIG_OPTPROBES))
-		return kst_skip("no CONFIG_OPTPROBES: kprobes are not optimized here");
+	ret = kst_optprobes_here();
+	if (ret)
+		return ret;
 	offset = kst_inner_offset("kst_opt_target", kst_opt_target);
 	if (offset < 0)
 		return kst_fail("no probe-able instruction in kst_opt_target: %d", offset);

@@ -3,6 +3,7 @@
 #define _KST_INSN_H
 
 #include <linux/delay.h>
+#include <linux/err.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/slab.h>
@@ -95,37 +96,85 @@ static inline int kst_insn_len(const void *p)
 #define KST_EXTABLE_REFUSED	false
 #endif
 
+/*
+ * The address of the code at @p: bit 0 of a Thumb function pointer only
+ * selects the instruction set. Elsewhere a function may start at an odd
+ * address (x86 with -Os).
+ */
+static inline unsigned long kst_code_addr(const void *p)
+{
+	if (IS_ENABLED(CONFIG_THUMB2_KERNEL))
+		return (unsigned long)p & ~1UL;
+	return (unsigned long)p;
+}
+
 /* The offset of the instruction after the one at @offset in @func. */
 static inline int kst_next_insn(const void *func, int offset)
 {
-#ifdef CONFIG_THUMB2_KERNEL
-	func = (const void *)((unsigned long)func & ~1UL);
-#endif
-	return offset + kst_insn_len(func + offset);
+	return offset + kst_insn_len((const void *)kst_code_addr(func) + offset);
 }
 
-/* The size of the function at @func, as kallsyms has it. */
-static inline int kst_func_size(const void *func)
+/*
+ * Where kprobes put a probe on @symbol's entry: its first instruction,
+ * or its ftrace call, or on ppc64 its local entry point. From a disabled
+ * kprobe, at once unregistered.
+ */
+static inline void *kst_entry_addr(const char *symbol)
 {
-	unsigned long size;
-	char *buf, *slash;
+	struct kprobe kp = {
+		.symbol_name = symbol,
+		.flags = KPROBE_FLAG_DISABLED,
+	};
+	int ret;
+
+	ret = register_kprobe(&kp);
+	if (ret)
+		return ERR_PTR(ret);
+	unregister_kprobe(&kp);
+	return kp.addr;
+}
+
+/* The offset of @addr in its function and that function's size, from kallsyms. */
+static inline int kst_func_offset_size(const void *addr, unsigned long *offset,
+				       unsigned long *size)
+{
+	char *buf, *plus;
 	int ret = -ENOENT;
 
 	buf = kmalloc(KSYM_SYMBOL_LEN, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
 	/* "name+0x0/0x2c [module]" */
-	sprint_symbol(buf, (unsigned long)func);
-	slash = strchr(buf, '/');
-	if (slash && sscanf(slash + 1, "%lx", &size) == 1 && size <= INT_MAX)
-		ret = size;
+	sprint_symbol(buf, (unsigned long)addr);
+	plus = strrchr(buf, '+');
+	if (plus && sscanf(plus + 1, "%lx/%lx", offset, size) == 2 && *size <= INT_MAX)
+		ret = 0;
 	kfree(buf);
 	return ret;
 }
 
+/* The size of the function at @func, as kallsyms has it. */
+static inline int kst_func_size(const void *func)
+{
+	unsigned long offset, size;
+	int ret = kst_func_offset_size(func, &offset, &size);
+
+	return ret ?: size;
+}
+
+/* The start of the function @addr is in. */
+static inline void *kst_func_start(void *addr)
+{
+	unsigned long offset, size;
+
+	if (kst_func_offset_size(addr, &offset, &size))
+		return addr;
+	return addr - offset;
+}
+
 /*
- * The first instruction after the entry of @func (named @symbol) that
- * takes a kprobe; ftrace call sites next to the entry may refuse one
+ * The first instruction after the entry probe of @func (named @symbol)
+ * that takes a kprobe; ftrace call sites next to the entry may refuse one
  * (-EINVAL). Within @func: a small function's next instruction may be
  * another function's entry. The probe is registered disabled, and at
  * once unregistered.
@@ -133,12 +182,18 @@ static inline int kst_func_size(const void *func)
 static inline int kst_inner_offset(const char *symbol, const void *func)
 {
 	int size = kst_func_size(func);
+	void *entry = kst_entry_addr(symbol);
 	struct kprobe kp;
 	int offset, ret;
 
 	if (size < 0)
 		return size;
-	for (offset = kst_next_insn(func, 0); offset < size;
+	if (IS_ERR(entry))
+		return PTR_ERR(entry);
+	offset = kst_code_addr(entry) - kst_code_addr(func);
+	if (offset < 0 || offset >= size)
+		return -ERANGE;
+	for (offset = kst_next_insn(func, offset); offset < size;
 	     offset = kst_next_insn(func, offset)) {
 		memset(&kp, 0, sizeof(kp));
 		kp.symbol_name = symbol;
@@ -158,7 +213,7 @@ static inline int kst_inner_offset(const char *symbol, const void *func)
 /*
  * True once the optimizer has put its jump at the address of @kp, which
  * kprobes/list does not tell: it shows [OPTIMIZED] from when the probe is
- * queued for optimization. On ARM the jump is a B instruction.
+ * queued for optimization. On ARM and powerpc the jump is a branch.
  */
 static inline bool kst_jump_optimized(const struct kprobe *kp)
 {
@@ -166,6 +221,9 @@ static inline bool kst_jump_optimized(const struct kprobe *kp)
 	return *(u8 *)kp->addr == JMP32_INSN_OPCODE;
 #elif defined(CONFIG_ARM) && !defined(CONFIG_THUMB2_KERNEL)
 	return (__mem_to_opcode_arm(*kp->addr) & 0x0f000000) == 0x0a000000;
+#elif defined(CONFIG_PPC)
+	/* b, to the detour buffer: opcode 18, neither AA nor LK */
+	return (*(u32 *)kp->addr & 0xfc000003) == 0x48000000;
 #else
 	return false;
 #endif

@@ -27,22 +27,6 @@ static bool kst_opt_registered[KST_NR_OPT];
 static int kst_opt_offset;
 static kprobe_opcode_t *kst_opt_addr;
 
-/* The address of @symbol, from a disabled kprobe on its entry. */
-static void *kst_symbol_addr(const char *symbol)
-{
-	struct kprobe kp = {
-		.symbol_name = symbol,
-		.flags = KPROBE_FLAG_DISABLED,
-	};
-	int ret;
-
-	ret = register_kprobe(&kp);
-	if (ret)
-		return ERR_PTR(ret);
-	unregister_kprobe(&kp);
-	return kp.addr;
-}
-
 static int kst_opt_register(int which, u32 flags, bool post_handler)
 {
 	struct kprobe *kp = &kst_opt[which];
@@ -75,14 +59,16 @@ int step_hold_optprobe(const char *arg)
 	void *func;
 	int ret;
 
-	if (!IS_ENABLED(CONFIG_OPTPROBES))
-		return kst_skip("no CONFIG_OPTPROBES: kprobes are not optimized here");
+	ret = kst_optprobes_here();
+	if (ret)
+		return ret;
 	if (kst_opt_registered[KST_OPT_HELD])
 		return kst_fail("already held");
-	func = kst_symbol_addr("kst_gone_opt_target");
+	func = kst_entry_addr("kst_gone_opt_target");
 	if (IS_ERR(func))
 		return kst_fail("kst_gone_opt_target: %ld; load %s first",
 				PTR_ERR(func), "kprobes_selftest_target");
+	func = kst_func_start(func);
 	ret = kst_inner_offset("kst_gone_opt_target", func);
 	if (ret < 0)
 		return kst_fail("no probe-able instruction in kst_gone_opt_target: %d", ret);
