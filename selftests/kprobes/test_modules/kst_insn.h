@@ -27,6 +27,10 @@
  *                        not the start of an instruction (0: none to
  *                        test: bit 0 of a Thumb address is the mode bit)
  *   KST_MISALIGNED_ERR   what register_kprobe() returns at those
+ *   KST_INSN_ALIGN,      where instruction lengths vary in steps of
+ *   KST_INSIDE_ERR       KST_INSN_ALIGN bytes (riscv, s390): what
+ *                        register_kprobe() returns at an aligned
+ *                        address inside a longer instruction (0: none)
  *   KST_BREAK_IP         how far past the probed address a pre_handler's
  *                        instruction_pointer() is, for a breakpoint
  *   KST_FTRACE_IP        and for a probe through ftrace
@@ -52,6 +56,8 @@ static inline int kst_insn_len(const void *p)
 /* With the C extension, 2 or 4 bytes: 4 when the low two bits are set. */
 #define KST_MISALIGNED_LAST	1
 #define KST_MISALIGNED_ERR	(-EILSEQ)
+#define KST_INSN_ALIGN		2
+#define KST_INSIDE_ERR		(-EILSEQ)
 static inline int kst_insn_len(const void *p)
 {
 	return (*(u16 *)p & 3) == 3 ? 4 : 2;
@@ -60,6 +66,8 @@ static inline int kst_insn_len(const void *p)
 /* 2, 4 or 6 bytes, as the first two bits of the opcode say. */
 #define KST_MISALIGNED_LAST	1
 #define KST_MISALIGNED_ERR	(-EINVAL)
+#define KST_INSN_ALIGN		2
+#define KST_INSIDE_ERR		(-EINVAL)
 /* The PSW is past the 2-byte breakpoint; ftrace gives the call site. */
 #define KST_BREAK_IP		2
 #define KST_FTRACE_IP		0
@@ -82,6 +90,10 @@ static inline int kst_insn_len(const void *p)
 #ifndef KST_BREAK_IP
 #define KST_BREAK_IP		0
 #define KST_FTRACE_IP		0
+#endif
+#ifndef KST_INSIDE_ERR
+#define KST_INSN_ALIGN		1
+#define KST_INSIDE_ERR		0
 #endif
 
 /*

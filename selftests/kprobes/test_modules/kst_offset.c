@@ -38,6 +38,38 @@ int case_kprobe_core_kernel_offset(void)
 	return kst_check_core_kprobe("kstrtoull", NULL, offset);
 }
 
+static int kst_check_bad_offset(int offset, int expected)
+{
+	int ret;
+
+	kst_init_kprobe(&kst_kprobe, "kst_target", offset);
+	ret = register_kprobe(&kst_kprobe);
+	if (!ret)
+		unregister_kprobe(&kst_kprobe);
+	if (ret != expected)
+		return kst_fail("kst_target+%d: %d, expected %d", offset, ret, expected);
+	return 0;
+}
+
+/*
+ * Where lengths vary in aligned steps, an aligned address inside the
+ * first instruction of kst_target that is longer than one step.
+ */
+static int kst_check_inside_insn(void)
+{
+	int size = kst_func_size(kst_target);
+	int offset;
+
+	if (!KST_INSIDE_ERR)
+		return 0;
+	if (size < 0)
+		return kst_fail("no size for kst_target: %d", size);
+	for (offset = 0; offset < size; offset = kst_next_insn(kst_target, offset))
+		if (kst_next_insn(kst_target, offset) - offset > KST_INSN_ALIGN)
+			return kst_check_bad_offset(offset + KST_INSN_ALIGN, KST_INSIDE_ERR);
+	return kst_fail("no instruction longer than %d bytes in kst_target", KST_INSN_ALIGN);
+}
+
 /* Addresses that are not an instruction boundary, and their documented error. */
 int case_err_bad_offset(void)
 {
@@ -46,15 +78,11 @@ int case_err_bad_offset(void)
 	if (!KST_MISALIGNED_LAST)
 		return kst_skip("no misaligned probe address on this architecture");
 	for (offset = 1; offset <= KST_MISALIGNED_LAST; offset++) {
-		kst_init_kprobe(&kst_kprobe, "kst_target", offset);
-		ret = register_kprobe(&kst_kprobe);
-		if (!ret)
-			unregister_kprobe(&kst_kprobe);
-		if (ret != KST_MISALIGNED_ERR)
-			return kst_fail("kst_target+%d: %d, expected %d", offset, ret,
-					KST_MISALIGNED_ERR);
+		ret = kst_check_bad_offset(offset, KST_MISALIGNED_ERR);
+		if (ret)
+			return ret;
 	}
-	return 0;
+	return kst_check_inside_insn();
 }
 
 int case_err_kretprobe_offset(void)
