@@ -3,8 +3,10 @@
 # Configures and builds the kernel, its modules (the samples) and the
 # kprobes kselftest install for one architecture.
 #
-# Usage: scripts/build.sh [--kselftest-only] ARCH[-VARIANT] SOURCE_TREE BUILD_DIR
+# Usage: scripts/build.sh [--kselftest-only|--config-as-is] ARCH[-VARIANT] SOURCE_TREE BUILD_DIR
 #   --kselftest-only  only the kselftest, against the kernel built before
+#   --config-as-is    build BUILD_DIR/.config as it is, not tinyconfig and
+#                     the fragments (a farm's config: check-kselftest-merge.sh)
 #   ARCH-VARIANT      adds configs/VARIANT.config (arm-thumb2)
 #
 # BUILD_DIR is kept between runs (with ccache below the kernel's own
@@ -14,11 +16,12 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 kernel=1
-if [ "${1:-}" = --kselftest-only ]; then
-	kernel=0
-	shift
-fi
-[ $# -eq 3 ] || die "usage: $0 [--kselftest-only] ARCH[-VARIANT] SOURCE_TREE BUILD_DIR"
+config=fragments
+case "${1:-}" in
+--kselftest-only) kernel=0; shift ;;
+--config-as-is) config=as-is; shift ;;
+esac
+[ $# -eq 3 ] || die "usage: $0 [--kselftest-only|--config-as-is] ARCH[-VARIANT] SOURCE_TREE BUILD_DIR"
 load_label "$1"
 src=$(realpath "$2")
 obj=$(realpath -m "$3")
@@ -116,7 +119,11 @@ make_with_progress() {
 }
 
 if [ "$kernel" = 1 ]; then
-	configure
+	if [ "$config" = fragments ]; then
+		configure
+	else
+		[ -f "$obj/.config" ] || die "--config-as-is: $obj/.config is missing"
+	fi
 	say "   building the kernel and modules (log: $obj/build.log)"
 	make_with_progress "$obj/build.log" "${make_kernel[@]}" CC="ccache ${CROSS_COMPILE}gcc"
 	rm -rf "$obj/modules-root"

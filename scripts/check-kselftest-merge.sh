@@ -8,12 +8,22 @@
 # value (merge_config.sh only warns when Kconfig drops one, and the
 # target would then skip or fail on the farm's kernel).
 #
-# Usage: [KERNEL=K] scripts/check-kselftest-merge.sh [ARCH...]  (default: x86_64)
-# The configs stay in <cache>/build-<K>/kselftest-merge-<arch>/.
+# With --boot it then builds that kernel, boots it and runs the suite on
+# it as scripts/run.sh does (a defconfig kernel with every target's
+# options: a long cold build, so not a gate of scripts/test.sh).
+#
+# Usage: [KERNEL=K] scripts/check-kselftest-merge.sh [--boot] [ARCH...]  (default: x86_64)
+# The configs and builds stay in <cache>/build-<K>/kselftest-merge-<arch>/,
+# the results of --boot in out/kselftest-merge/<arch>/.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
+boot=0
+if [ "${1:-}" = --boot ]; then
+	boot=1
+	shift
+fi
 [ $# -gt 0 ] || set -- x86_64
 for arch in "$@"; do
 	(load_arch "$arch") || exit 2
@@ -23,6 +33,7 @@ wanted=$src/tools/testing/selftests/kprobes/config
 [ -f "$wanted" ] || die "$wanted is missing: is the series applied?"
 
 failed=0
+summaries=()
 for arch in "$@"; do
 	load_arch "$arch"
 	obj=$BUILD_ROOT/kselftest-merge-$arch
@@ -45,6 +56,22 @@ for arch in "$@"; do
 	else
 		say "== $KERNEL $arch: kprobes/config options lost: $lost (log: $obj/merge.log)"
 		failed=1
+		continue
+	fi
+	[ "$boot" = 1 ] || continue
+	outdir=$TOP/out/kselftest-merge/$arch
+	rm -rf "$outdir"
+	mkdir -p "$outdir"
+	summaries+=("$outdir/summary.json")
+	if "$TOP/scripts/build.sh" --config-as-is "$arch" "$src" "$obj" &&
+	   "$TOP/scripts/mkinitramfs.sh" "$arch" "$src" "$obj" "$obj/initramfs.cpio"; then
+		"$TOP/scripts/boot.sh" "$arch" "$obj" "$obj/initramfs.cpio" "$outdir" \
+			"kselftest-merge-$arch" || failed=1
+	else
+		failed=1
 	fi
 done
+if [ "${#summaries[@]}" -gt 0 ]; then
+	"$TOP/scripts/results.py" summary "${summaries[@]}" || failed=1
+fi
 exit "$failed"

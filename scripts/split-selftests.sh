@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The kselftest target comes in parts (series/14..28-selftests-*); six of
-# its files grow from part to part (Makefile, .gitignore, README,
-# test_modules/Makefile, kst_cases.h, kst_steps.h). They are in no .files
-# list: each part's .diff adds its lines. scripts/selftest-stages.py says
+# The kselftest target comes in parts (series/14..29-selftests-*); seven
+# of its files grow from part to part (Makefile, .gitignore, README,
+# test_modules/Makefile, kst_cases.h, kst_steps.h, kst_insn.h). They are
+# in no .files list: each part's .diff adds its lines. scripts/selftest-stages.py says
 # which part adds each line (untagged lines belong to part 1); this script
 # rewrites the parts' .diff files from the files as they are in
 # selftests/kprobes. Run it after editing one of those files, then

@@ -106,14 +106,13 @@ unsigned long kst_expected_ip(const struct kprobe *kp)
 
 /*
  * Zero where the kprobes on this module's functions can be optimized, or
- * the skip that says why not: powerpc optimizes kprobes in kernel text
- * only (optprobes.c: can_optimize()).
+ * the skip that says why not.
  */
 int kst_optprobes_here(void)
 {
 	if (!IS_ENABLED(CONFIG_OPTPROBES))
 		return kst_skip("no CONFIG_OPTPROBES: kprobes are not optimized here");
-	if (IS_ENABLED(CONFIG_PPC))
+	if (!KST_OPTIMIZES_MODULES)
 		return kst_skip("kprobes in modules are not optimized here, only in kernel text");
 	return 0;
 }

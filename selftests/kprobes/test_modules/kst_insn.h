@@ -17,8 +17,11 @@
 #endif
 
 /*
- * What each architecture's kprobes take as an instruction, the one place
- * the test module keeps it:
+ * What the test module knows of each architecture's kprobes, the one
+ * place it keeps it:
+ *   KST_BREAK_IP         how far past the probed address a pre_handler's
+ *                        instruction_pointer() is, for a breakpoint
+ *   KST_FTRACE_IP        and for a probe through ftrace
  *   kst_insn_len(p)      the length of the instruction at @p; on x86 1,
  *                        the next byte: register_kprobe() refuses an
  *                        address inside an instruction with -EILSEQ, and
@@ -31,16 +34,13 @@
  *   KST_INSIDE_ERR       KST_INSN_ALIGN bytes (riscv, s390): what
  *                        register_kprobe() returns at an aligned
  *                        address inside a longer instruction (0: none)
- *   KST_BREAK_IP         how far past the probed address a pre_handler's
- *                        instruction_pointer() is, for a breakpoint
- *   KST_FTRACE_IP        and for a probe through ftrace
  */
 #if defined(CONFIG_X86)
-#define KST_MISALIGNED_LAST	1	/* inside the first instruction */
-#define KST_MISALIGNED_ERR	(-EILSEQ)
 /* As if the int3 had executed, for every kind of probe. */
 #define KST_BREAK_IP		INT3_INSN_SIZE
 #define KST_FTRACE_IP		INT3_INSN_SIZE
+#define KST_MISALIGNED_LAST	1	/* inside the first instruction */
+#define KST_MISALIGNED_ERR	(-EILSEQ)
 static inline int kst_insn_len(const void *p)
 {
 	return 1;
@@ -63,14 +63,14 @@ static inline int kst_insn_len(const void *p)
 	return (*(u16 *)p & 3) == 3 ? 4 : 2;
 }
 #elif defined(CONFIG_S390)
-/* 2, 4 or 6 bytes, as the first two bits of the opcode say. */
+/* The PSW is past the 2-byte breakpoint; ftrace gives the call site. */
+#define KST_BREAK_IP		2
+#define KST_FTRACE_IP		0
+/* Instructions of 2, 4 or 6 bytes, as the first two bits of the opcode say. */
 #define KST_MISALIGNED_LAST	1
 #define KST_MISALIGNED_ERR	(-EINVAL)
 #define KST_INSN_ALIGN		2
 #define KST_INSIDE_ERR		(-EINVAL)
-/* The PSW is past the 2-byte breakpoint; ftrace gives the call site. */
-#define KST_BREAK_IP		2
-#define KST_FTRACE_IP		0
 static inline int kst_insn_len(const void *p)
 {
 	static const int len[] = { 2, 4, 4, 6 };
@@ -99,13 +99,24 @@ static inline int kst_insn_len(const void *p)
 /*
  * KST_EXTABLE_REFUSED: register_kprobe() refuses an instruction that has
  * an exception table entry (arm64 and s390 would single-step it out of
- * line, where a fault finds no fixup). Elsewhere the probe is taken, and a fault in
- * the probed instruction must still reach its fixup.
+ * line, where a fault finds no fixup). Elsewhere the probe is taken, and
+ * a fault in the probed instruction must still reach its fixup.
  */
 #if defined(CONFIG_ARM64) || defined(CONFIG_S390)
 #define KST_EXTABLE_REFUSED	true
 #else
 #define KST_EXTABLE_REFUSED	false
+#endif
+
+/*
+ * KST_OPTIMIZES_MODULES: kprobes in module text can be optimized (with
+ * CONFIG_OPTPROBES). powerpc optimizes kprobes in kernel text only
+ * (optprobes.c: can_optimize()).
+ */
+#ifdef CONFIG_PPC
+#define KST_OPTIMIZES_MODULES	false
+#else
+#define KST_OPTIMIZES_MODULES	true
 #endif
 
 /*

@@ -6,7 +6,7 @@
  * long f(long value). A32 code on an ARM kernel, Thumb code on a
  * Thumb-2 kernel.
  */
-#include <linux/linkage.h>
+#include "kst_insns_table.S"
 
 #ifndef CONFIG_THUMB2_KERNEL
 	.text
@@ -84,17 +84,7 @@ SYM_FUNC_START(kst_insn_push_lr)
 SYM_FUNC_END(kst_insn_push_lr)
 #endif
 
-/* struct kst_insn: name, func, addr, arg, expected, hits, error. */
-	.macro	kst_insn name, func, insn, arg, expected, hits=1, error=0
-	.long	9f, \func, \insn, \arg, \expected, \hits, \error
-	.pushsection .rodata.kst_insn_names, "a"
-9:	.asciz	"\name"
-	.popsection
-	.endm
-
-	.section .rodata, "a"
-	.balign	4
-SYM_DATA_START(kst_insns)
+	kst_insns_start
 #ifndef CONFIG_THUMB2_KERNEL
 	kst_insn "bl", kst_insn_bl, .Lbl, 1, 102
 	kst_insn "addeq, condition passes", kst_insn_cond, .Laddeq, 0, 100
@@ -108,7 +98,4 @@ SYM_DATA_START(kst_insns)
 	kst_insn "push {lr}", kst_insn_push_lr, .Lpush_lr, 1, 2
 	kst_insn "pop {pc}", kst_insn_push_lr, .Lpop_pc, 1, 2
 #endif
-.Lkst_insns_end:
-SYM_DATA_END(kst_insns)
-
-SYM_DATA(kst_nr_insns, .long (.Lkst_insns_end - kst_insns) / (7 * 4))
+	kst_insns_end

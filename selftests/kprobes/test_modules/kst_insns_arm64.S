@@ -6,7 +6,7 @@
  * A simulation that goes wrong returns another value, without crashing
  * where it can.
  */
-#include <linux/linkage.h>
+#include "kst_insns_table.S"
 
 	.text
 
@@ -81,17 +81,7 @@ SYM_FUNC_START(kst_insn_refused)
 	ret
 SYM_FUNC_END(kst_insn_refused)
 
-/* struct kst_insn: name, func, addr, arg, expected, hits, error. */
-	.macro	kst_insn name, func, insn, arg, expected, hits=1, error=0
-	.quad	9f, \func, \insn, \arg, \expected, \hits, \error
-	.pushsection .rodata.kst_insn_names, "a"
-9:	.asciz	"\name"
-	.popsection
-	.endm
-
-	.section .rodata, "a"
-	.balign	8
-SYM_DATA_START(kst_insns)
+	kst_insns_start
 	kst_insn "bl", kst_insn_bl, .Lbl, 1, 102
 	kst_insn "ret", kst_insn_ret, .Lret, 1, 2
 	kst_insn "b.eq taken", kst_insn_bcond, .Lbcond, 0, 1
@@ -102,8 +92,4 @@ SYM_DATA_START(kst_insns)
 	kst_insn "ldr (literal)", kst_insn_ldr_literal, .Lldr, 1, 0x100000002
 	kst_insn "svc", kst_insn_refused, .Lsvc, 0, 0, 0, -22
 	kst_insn "add between ldxr and stxr", kst_insn_refused, .Lexclusive, 0, 0, 0, -22
-.Lkst_insns_end:
-SYM_DATA_END(kst_insns)
-
-	.balign	4
-SYM_DATA(kst_nr_insns, .long (.Lkst_insns_end - kst_insns) / (7 * 8))
+	kst_insns_end

@@ -8,8 +8,9 @@
  * the assembler does not pick their compressed forms: those are cases of
  * their own, with the C extension.
  */
-#include <linux/linkage.h>
 #include <asm/asm.h>
+
+#include "kst_insns_table.S"
 
 	.text
 	.option	push
@@ -149,17 +150,7 @@ SYM_FUNC_END(kst_insn_c_refused)
 
 	.option	pop
 
-/* struct kst_insn: name, func, addr, arg, expected, hits, error. */
-	.macro	kst_insn name, func, insn, arg, expected, hits=1, error=0
-	RISCV_PTR	9f, \func, \insn, \arg, \expected, \hits, \error
-	.pushsection .rodata.kst_insn_names, "a"
-9:	.asciz	"\name"
-	.popsection
-	.endm
-
-	.section .rodata, "a"
-	.balign	SZREG
-SYM_DATA_START(kst_insns)
+	kst_insns_start
 	kst_insn "jal", kst_insn_jal, .Ljal, 1, 102
 	kst_insn "jalr", kst_insn_jalr, .Ljalr, 1, 102
 	kst_insn "auipc", kst_insn_auipc, .Lauipc, 7, 7
@@ -179,8 +170,4 @@ SYM_DATA_START(kst_insns)
 	kst_insn "c.bnez not taken", kst_insn_c_bnez, .Lc_bnez, 0, 100
 	kst_insn "c.ebreak", kst_insn_c_refused, .Lc_ebreak, 0, 0, 0, -22
 #endif
-.Lkst_insns_end:
-SYM_DATA_END(kst_insns)
-
-	.balign	4
-SYM_DATA(kst_nr_insns, .word (.Lkst_insns_end - kst_insns) / (7 * SZREG))
+	kst_insns_end
