@@ -96,8 +96,12 @@ tool_key() {
 	{
 		"${CROSS_COMPILE}gcc" --version | head -n 1
 		# Contents only: a clean clone has other paths.
-		cat "$sparse" "$TOP"/configs/*.config "$EXTRA_CONFIGS" \
-			"$TOP/scripts/build.sh" "$0" | sha1sum
+		# This label's own data: another architecture's does not
+		# change what this one builds.
+		local variant=${1#"${1%%-*}"}
+		cat "$sparse" "$TOP/configs/base.config" "$TOP/configs/$ARCH_NAME.config" \
+			${variant:+"$TOP/configs/${variant#-}.config"} "$EXTRA_CONFIGS" \
+			"$TOP/scripts/arch/$ARCH_NAME.conf" "$TOP/scripts/build.sh" "$0" | sha1sum
 		echo "$1"
 	} | sha1sum | cut -c1-16
 }

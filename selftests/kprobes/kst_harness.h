@@ -89,6 +89,37 @@ static inline void teardown_own_module(struct __test_metadata *_metadata, const 
 }
 
 /*
+ * The kprobes/list line of the first probe that the module's debugfs file
+ * @file ("held", "gone") locates as "kst_target+0x8/0x24 [module]": where
+ * kprobes put a function's entry probe depends on the architecture (its
+ * ftrace call, an ELFv2 local entry), so the module tells.
+ */
+static inline bool find_held_in_kprobes_list(struct __test_metadata *_metadata,
+					     const char *file, char type,
+					     char *line, size_t size)
+{
+	char path[128], held[256], where[128], module[64], needle[256];
+	int ret;
+
+	snprintf(path, sizeof(path), MODULE_DEBUGFS "/%s", file);
+	ret = read_file(path, held, sizeof(held));
+	if (ret < 0) {
+		TH_LOG("%s: %s", path, strerror(-ret));
+		return false;
+	}
+	if (sscanf(held, "%127[^/]/%*x [%63[^]]]", where, module) != 2) {
+		TH_LOG("%s has no probe on a module: %s", path, held);
+		return false;
+	}
+	snprintf(needle, sizeof(needle), "%c  %s" LISTED_IN("%s"), type, where, module);
+	if (!find_in_kprobes_list(needle, line, size)) {
+		TH_LOG("not in " KPROBES_LIST ": \"%s\"", needle);
+		return false;
+	}
+	return true;
+}
+
+/*
  * Whatever the case did, leave kprobes as we found them: no probe held,
  * the global knob restored, the target module unloaded if a case loaded
  * it.

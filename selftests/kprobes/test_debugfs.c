@@ -46,8 +46,7 @@ TEST_F(kprobes, list_shows_probes)
 	char line[512];
 
 	run_case(_metadata, "hold_kprobe");
-	ASSERT_TRUE(find_in_kprobes_list("k  kst_target+0x0" LISTED_IN(TEST_MODULE),
-					 line, sizeof(line)))
+	ASSERT_TRUE(find_held_in_kprobes_list(_metadata, "held", 'k', line, sizeof(line)))
 		TH_LOG("the registered probe is not in " KPROBES_LIST);
 	EXPECT_EQ(NULL, strstr(line, "[DISABLED]")) TH_LOG("%s", line);
 

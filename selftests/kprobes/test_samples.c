@@ -29,6 +29,11 @@
 #define STATS_DIR	DEBUGFS "/kretprobe_stats"
 #define STATS_FUNC	"do_sys_openat2"
 #define LOG_FAILURES	"/sys/module/kretprobe_stats/parameters/log_failures"
+/*
+ * A probe on @func's entry in kprobes/list: at +0x0, or where the
+ * architecture puts an entry probe (its ftrace call, an ELFv2 local entry).
+ */
+#define ENTRY_OF(func)	func "+0x"
 /* test_modules/kprobes_sample_target.ko: targets with chosen returns */
 #define TARGET_MODULE	"kprobes_sample_target"
 #define TARGET_CALL	DEBUGFS "/" TARGET_MODULE "/call"
@@ -145,7 +150,7 @@ TEST_F(sample, kprobe_example)
 	if (!load_sample(_metadata, "kprobe_example", ""))
 		return;
 	self->loaded = "kprobe_example";
-	ASSERT_TRUE(find_in_kprobes_list("  k  kernel_clone+0x0", line, sizeof(line)))
+	ASSERT_TRUE(find_in_kprobes_list("  k  " ENTRY_OF("kernel_clone"), line, sizeof(line)))
 		TH_LOG("no kprobe on kernel_clone in " KPROBES_LIST);
 	kmsg_find(self->kmsg, "");
 	ASSERT_LT(0, fork_and_reap());
@@ -153,7 +158,7 @@ TEST_F(sample, kprobe_example)
 	EXPECT_TRUE(kmsg_find(self->kmsg, "<kernel_clone> p->addr"))
 		TH_LOG("the pre-handler logged nothing for a fork()");
 	self->loaded = NULL;
-	unload_sample(_metadata, "kprobe_example", "kernel_clone+0x0");
+	unload_sample(_metadata, "kprobe_example", ENTRY_OF("kernel_clone"));
 }
 
 /* kretprobe_example: logs what kernel_clone returned, the child's pid. */
@@ -165,7 +170,7 @@ TEST_F(sample, kretprobe_example)
 	if (!load_sample(_metadata, "kretprobe_example", ""))
 		return;
 	self->loaded = "kretprobe_example";
-	ASSERT_TRUE(find_in_kprobes_list("  r  kernel_clone+0x0", line, sizeof(line)))
+	ASSERT_TRUE(find_in_kprobes_list("  r  " ENTRY_OF("kernel_clone"), line, sizeof(line)))
 		TH_LOG("no kretprobe on kernel_clone in " KPROBES_LIST);
 	kmsg_find(self->kmsg, "");
 	child = fork_and_reap();
@@ -174,7 +179,7 @@ TEST_F(sample, kretprobe_example)
 	EXPECT_TRUE(kmsg_find(self->kmsg, expected))
 		TH_LOG("no \"%s\" in the kernel log", expected);
 	self->loaded = NULL;
-	unload_sample(_metadata, "kretprobe_example", "kernel_clone+0x0");
+	unload_sample(_metadata, "kretprobe_example", ENTRY_OF("kernel_clone"));
 }
 
 #define MAX_ERRNO_LINES	16
@@ -292,7 +297,7 @@ TEST_F(sample, kretprobe_stats)
 	if (!load_sample(_metadata, "kretprobe_stats", "funcs=" STATS_FUNC ":int"))
 		return;
 	self->loaded = "kretprobe_stats";
-	ASSERT_TRUE(find_in_kprobes_list("  r  " STATS_FUNC "+0x0", line, sizeof(line)));
+	ASSERT_TRUE(find_in_kprobes_list("  r  " ENTRY_OF(STATS_FUNC), line, sizeof(line)));
 
 	ASSERT_EQ(0, write_file(STATS_DIR "/control", "reset"));
 	read_stats(_metadata, STATS_FUNC, &before);
@@ -341,7 +346,7 @@ TEST_F(sample, kretprobe_stats)
 	ASSERT_EQ(0, write_file(LOG_FAILURES, "0"));
 
 	self->loaded = NULL;
-	unload_sample(_metadata, "kretprobe_stats", STATS_FUNC "+0x0");
+	unload_sample(_metadata, "kretprobe_stats", ENTRY_OF(STATS_FUNC));
 }
 
 /*
@@ -359,7 +364,7 @@ TEST_F(sample, kretprobe_open_failures)
 	if (!load_sample(_metadata, "kretprobe_open_failures", ""))
 		return;
 	self->loaded = "kretprobe_open_failures";
-	ASSERT_TRUE(find_in_kprobes_list("  r  " STATS_FUNC "+0x0", line, sizeof(line)));
+	ASSERT_TRUE(find_in_kprobes_list("  r  " ENTRY_OF(STATS_FUNC), line, sizeof(line)));
 
 	kmsg_find(self->kmsg, "");
 	ASSERT_EQ(0, open_times("/proc/self/stat", 1));
@@ -371,7 +376,7 @@ TEST_F(sample, kretprobe_open_failures)
 		TH_LOG("no \"open(\\\"%s\\\") = -ENOENT\" in the kernel log", MISSING_FILE);
 
 	self->loaded = NULL;
-	unload_sample(_metadata, "kretprobe_open_failures", STATS_FUNC "+0x0");
+	unload_sample(_metadata, "kretprobe_open_failures", ENTRY_OF(STATS_FUNC));
 }
 
 /* Bad control commands and parameter writes are refused and change nothing. */

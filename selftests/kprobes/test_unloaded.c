@@ -33,8 +33,7 @@ TEST_F(kprobes, probe_on_unloaded_module)
 	ret = load_test_module(TARGET_MODULE, "");
 	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TARGET_MODULE, strerror(-ret));
 	run_case(_metadata, "hold_kprobe_gone");
-	ASSERT_TRUE(find_in_kprobes_list("kst_gone_target+0x0" LISTED_IN(TARGET_MODULE),
-					 line, sizeof(line)))
+	ASSERT_TRUE(find_held_in_kprobes_list(_metadata, "gone", 'k', line, sizeof(line)))
 		TH_LOG("the probe on %s is not listed", TARGET_MODULE);
 	/* Once the module is gone the line shows only the address. */
 	ret = sscanf(line, "%31s", addr);
@@ -65,8 +64,7 @@ TEST_F(kprobes, aggregate_on_unloaded_module)
 	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TARGET_MODULE, strerror(-ret));
 	run_case(_metadata, "hold_kprobe_gone");
 	run_case(_metadata, "hold_second_kprobe_gone");
-	ASSERT_TRUE(find_in_kprobes_list("kst_gone_target+0x0" LISTED_IN(TARGET_MODULE),
-					 line, sizeof(line)))
+	ASSERT_TRUE(find_held_in_kprobes_list(_metadata, "gone", 'k', line, sizeof(line)))
 		TH_LOG("the probes on %s are not listed", TARGET_MODULE);
 	ret = sscanf(line, "%31s", addr);
 	ASSERT_EQ(1, ret);

@@ -116,26 +116,30 @@ static atomic_long_t kt_registers, kt_unregisters, kt_enables, kt_disables,
 
 /*
  * Called through pointers so that the compiler can neither inline them nor
- * fold the calls away; distinct bodies so that they are not merged.
+ * fold the calls away; distinct bodies so that they are not merged. Each
+ * reads kt_zero: a return and the instruction in its delay slot, which
+ * MIPS kprobes refuse, would leave no instruction after the entry to probe.
  */
+static long kt_zero;
+
 static noinline long kt_target0(long value)
 {
-	return value + 10;
+	return value + 10 + READ_ONCE(kt_zero);
 }
 
 static noinline long kt_target1(long value)
 {
-	return value * 3 + 1;
+	return value * 3 + 1 + READ_ONCE(kt_zero);
 }
 
 static noinline long kt_target2(long value)
 {
-	return value ^ 0x5a5a;
+	return (value ^ 0x5a5a) + READ_ONCE(kt_zero);
 }
 
 static noinline long kt_target3(long value)
 {
-	return value - 7;
+	return value - 7 + READ_ONCE(kt_zero);
 }
 
 static __printf(2, 3) void kt_violation(struct kt_slot *slot, const char *fmt, ...)

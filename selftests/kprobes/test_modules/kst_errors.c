@@ -11,9 +11,12 @@
 #include "kprobes_selftest.h"
 #include "kst_insn.h"
 
+/* Read, so that an instruction after the entry takes a kprobe on MIPS. */
+static long kst_target2_zero;
+
 static noinline long kst_target2(long value)
 {
-	return value + 1;
+	return value + 1 + READ_ONCE(kst_target2_zero);
 }
 
 /*

@@ -3,11 +3,14 @@
  * kst_gone.c - probes held on kprobes_selftest_target.ko's
  * kst_gone_target(), which user space unloads under them: each probe is
  * then [GONE] in kprobes/list, never fires and refuses enable_kprobe().
- * A second probe on the address makes them an aggregate probe.
+ * A second probe on the address makes them an aggregate probe. "gone"
+ * reads where each is, a line each, as kst_hold.c's "held" does.
  */
 #include <linux/atomic.h>
+#include <linux/debugfs.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/seq_file.h>
 
 #include "kprobes_selftest.h"
 
@@ -72,8 +75,23 @@ int step_enable_gone(const char *arg)
 	return 0;
 }
 
+static int kst_gone_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	for (i = 0; i < KST_NR_GONE; i++) {
+		if (kst_gone_registered[i])
+			seq_printf(m, "%pS\n", kst_gone[i].addr);
+		else
+			seq_puts(m, "-\n");
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(kst_gone);
+
 void kst_gone_init(struct dentry *dir)
 {
+	debugfs_create_file("gone", 0400, dir, NULL, &kst_gone_fops);
 }
 
 void kst_gone_release(void)

@@ -3,7 +3,9 @@
  * kst_hold.c - probes that stay registered between steps, for what user
  * space checks while they exist: [DISABLED] in kprobes/list and the
  * global enable knob. "hits" reads how often each held probe fired:
- * "<enabled probe> <disabled probe>".
+ * "<enabled probe> <disabled probe>"; "held" where each is, a line each
+ * ("kst_target+0x8/0x24 [kprobes_selftest]", "-" when not held): where
+ * kprobes put a function's entry probe differs between architectures.
  */
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
@@ -128,7 +130,22 @@ static int kst_hits_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(kst_hits);
 
+static int kst_held_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	for (i = 0; i < KST_NR_HELD; i++) {
+		if (kst_held_registered[i])
+			seq_printf(m, "%pS\n", kst_held[i].addr);
+		else
+			seq_puts(m, "-\n");
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(kst_held);
+
 void kst_hold_init(struct dentry *dir)
 {
 	debugfs_create_file("hits", 0400, dir, NULL, &kst_hits_fops);
+	debugfs_create_file("held", 0400, dir, NULL, &kst_held_fops);
 }
