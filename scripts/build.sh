@@ -127,8 +127,11 @@ if [ "$kernel" = 1 ]; then
 	say "   building the kernel and modules (log: $obj/build.log)"
 	make_with_progress "$obj/build.log" "${make_kernel[@]}" CC="ccache ${CROSS_COMPILE}gcc"
 	rm -rf "$obj/modules-root"
+	# Stripped, as distributions and farms install them: a defconfig
+	# kernel's modules with their debug info did not fit the guest's
+	# memory as an initramfs (check-kselftest-merge.sh --boot).
 	run_logged "$obj/install.log" "${make_kernel[@]}" INSTALL_MOD_PATH="$obj/modules-root" \
-		modules_install
+		INSTALL_MOD_STRIP=1 modules_install
 fi
 if [ ! -f "$selftest/Makefile" ]; then
 	say "   no kprobes kselftest in this tree"

@@ -34,6 +34,8 @@ wanted=$src/tools/testing/selftests/kprobes/config
 
 failed=0
 summaries=()
+# The farm's config has no KUnit, so no kprobes KUnit suite at boot.
+export KERNEL_CMDLINE_EXTRA="${KERNEL_CMDLINE_EXTRA:-} kunit.enable=0"
 for arch in "$@"; do
 	load_arch "$arch"
 	obj=$BUILD_ROOT/kselftest-merge-$arch

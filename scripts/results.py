@@ -27,8 +27,11 @@ import time
 MARK = "kprobes-ci: "
 HOST_MARK = "kprobes-ci-host: "
 TAINT_OOT_MODULE = 1 << 12
+TAINT_UNSIGNED_MODULE = 1 << 13
 TAINT_TEST = 1 << 18
-TAINT_EXPECTED = TAINT_OOT_MODULE | TAINT_TEST
+# The test modules are out of tree (O), and unsigned (E) where a farm's
+# config signs modules; KUnit taints N.
+TAINT_EXPECTED = TAINT_OOT_MODULE | TAINT_UNSIGNED_MODULE | TAINT_TEST
 TAINT_FLAGS = "PFSRMBUDAWCIOELKXTN"  # bit i -> letter, as in kernel/panic.c
 
 KERNEL_PROBLEMS = [
@@ -264,7 +267,9 @@ class Run:
                 and not self.kunit_disabled):
             found.append("no KUnit results: the kernel's kprobes KUnit suite did not run")
         taint = self.info.get("tainted")
-        if taint is not None and int(taint) & ~TAINT_EXPECTED:
+        if taint is not None and not taint.isdigit():
+            found.append(f"the guest could not read its taint: '{taint}' (no /proc?)")
+        elif taint is not None and int(taint) & ~TAINT_EXPECTED:
             found.append(f"kernel tainted: {taint} ({taint_letters(int(taint))})")
         for i, line in enumerate(self.lines):
             if PROBLEM_RE.search(line):
