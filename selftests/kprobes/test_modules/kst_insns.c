@@ -5,12 +5,29 @@
  * loads and addresses) and those it refuses. Each architecture lists its
  * own in kst_insns_<arch>.S (struct kst_insn).
  */
+#include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/string.h>
 
 #include "kprobes_selftest.h"
 #include "kst_insns.h"
+
+/*
+ * A probe hit after each probed instruction has run: its handler must
+ * run, not be taken for one called from the previous probe's handlers.
+ */
+static atomic_t kst_next_hits;
+
+static int kst_next_pre_handler(struct kprobe *kp, struct pt_regs *regs)
+{
+	atomic_inc(&kst_next_hits);
+	return 0;
+}
+
+static struct kprobe kst_next_probe = {
+	.pre_handler = kst_next_pre_handler,
+};
 
 static int kst_check_insn(const struct kst_insn *insn)
 {
@@ -20,8 +37,9 @@ static int kst_check_insn(const struct kst_insn *insn)
 		.pre_handler = kst_pre_handler,
 		.post_handler = kst_post_handler,
 	};
-	int ret, pre, post;
+	int ret, pre, post, next;
 	unsigned long ip;
+	bool irqs_off;
 	long value;
 
 	kst_reset_counts();
@@ -37,11 +55,20 @@ static int kst_check_insn(const struct kst_insn *insn)
 	if (ret)
 		return kst_fail("%s: register_kprobe() returned %d", insn->name, ret);
 	value = kst_call(func, insn->arg);
+	irqs_off = irqs_disabled();
+	atomic_set(&kst_next_hits, 0);
+	kst_call(kst_target, 0);
+	next = atomic_read(&kst_next_hits);
 	pre = atomic_read(&pre_hits);
 	post = atomic_read(&post_hits);
 	ip = ip_seen;
 	unregister_kprobe(&kp);
 
+	if (irqs_off)
+		return kst_fail("%s: interrupts were left disabled", insn->name);
+	if (next != 1)
+		return kst_fail("%s: the next probe's pre_handler ran %d times, expected 1",
+				insn->name, next);
 	if (value != insn->expected)
 		return kst_fail("%s: the function returned %ld, expected %ld",
 				insn->name, value, insn->expected);
@@ -61,10 +88,15 @@ int case_kprobe_insns(void)
 
 	if (!kst_nr_insns)
 		return kst_skip("no instruction cases for this architecture (kst_insns_<arch>.S)");
+	kst_init_kprobe(&kst_next_probe, "kst_target", 0);
+	ret = register_kprobe(&kst_next_probe);
+	if (ret)
+		return kst_fail("register_kprobe(kst_target) returned %d", ret);
 	for (i = 0; i < kst_nr_insns; i++) {
 		ret = kst_check_insn(&kst_insns[i]);
 		if (ret)
-			return ret;
+			break;
 	}
-	return 0;
+	unregister_kprobe(&kst_next_probe);
+	return ret;
 }
