@@ -61,7 +61,7 @@ EXTRA_PACKAGES=gnuplot-nox "$TOP/scripts/install-deps.sh" $arches
 src=$("$TOP/scripts/apply-series.sh" "")
 # Virtual time: 2^0 ns per instruction. One vCPU, as -icount runs them one
 # at a time anyway, and with two the arm guest hangs at boot (QEMU 7.2).
-[ -z "$icount" ] || export QEMU_EXTRA_ARGS="-icount shift=0,sleep=off -smp 1"
+[ -z "$icount" ] || export QEMU_EXTRA_ARGS="-icount shift=0,sleep=off -rtc clock=vm -smp 1"
 
 status=0
 for arch in $arches; do
