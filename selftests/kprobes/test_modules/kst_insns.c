@@ -13,22 +13,6 @@
 #include "kprobes_selftest.h"
 #include "kst_insns.h"
 
-/*
- * A probe hit after each probed instruction has run: its handler must
- * run, not be taken for one called from the previous probe's handlers.
- */
-static atomic_t kst_next_hits;
-
-static int kst_next_pre_handler(struct kprobe *kp, struct pt_regs *regs)
-{
-	atomic_inc(&kst_next_hits);
-	return 0;
-}
-
-static struct kprobe kst_next_probe = {
-	.pre_handler = kst_next_pre_handler,
-};
-
 static int kst_check_insn(const struct kst_insn *insn)
 {
 	long (*func)(long value) = insn->func;
@@ -56,12 +40,15 @@ static int kst_check_insn(const struct kst_insn *insn)
 		return kst_fail("%s: register_kprobe() returned %d", insn->name, ret);
 	value = kst_call(func, insn->arg);
 	irqs_off = irqs_disabled();
-	atomic_set(&kst_next_hits, 0);
-	kst_call(kst_target, 0);
-	next = atomic_read(&kst_next_hits);
 	pre = atomic_read(&pre_hits);
 	post = atomic_read(&post_hits);
 	ip = ip_seen;
+	/*
+	 * kst_kprobe2, on kst_target, is hit next: its handler must run, not
+	 * be taken for one called from the handlers of the probe before.
+	 */
+	kst_call(kst_target, 0);
+	next = atomic_read(&pre_hits) - pre;
 	unregister_kprobe(&kp);
 
 	if (irqs_off)
@@ -88,8 +75,8 @@ int case_kprobe_insns(void)
 
 	if (!kst_nr_insns)
 		return kst_skip("no instruction cases for this architecture (kst_insns_<arch>.S)");
-	kst_init_kprobe(&kst_next_probe, "kst_target", 0);
-	ret = register_kprobe(&kst_next_probe);
+	kst_init_kprobe(&kst_kprobe2, "kst_target", 0);
+	ret = register_kprobe(&kst_kprobe2);
 	if (ret)
 		return kst_fail("register_kprobe(kst_target) returned %d", ret);
 	for (i = 0; i < kst_nr_insns; i++) {
@@ -97,6 +84,6 @@ int case_kprobe_insns(void)
 		if (ret)
 			break;
 	}
-	unregister_kprobe(&kst_next_probe);
+	unregister_kprobe(&kst_kprobe2);
 	return ret;
 }
