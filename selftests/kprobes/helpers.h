@@ -6,8 +6,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define DEBUGFS		"/sys/kernel/debug"
-#define KPROBES_LIST	DEBUGFS "/kprobes/list"
+#define DEBUGFS			"/sys/kernel/debug"
+#define KPROBES_LIST		DEBUGFS "/kprobes/list"
+#define KPROBES_BLACKLIST	DEBUGFS "/kprobes/blacklist"
 
 int load_module(const char *path, const char *params);
 int unload_module(const char *name);

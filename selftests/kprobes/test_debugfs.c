@@ -13,8 +13,6 @@
 #include "../kselftest_harness.h"
 #include "kst_harness.h"
 
-#define KPROBES_BLACKLIST DEBUGFS "/kprobes/blacklist"
-
 static void read_hits(struct __test_metadata *_metadata, int hits[2])
 {
 	char buf[64];

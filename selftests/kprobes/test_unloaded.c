@@ -81,6 +81,44 @@ TEST_F(kprobes, aggregate_on_unloaded_module)
 	run_case(_metadata, "enable_gone");
 }
 
+/* Lines of kprobes/blacklist that contain @what (all of them if NULL). */
+static int blacklist_lines(const char *what)
+{
+	char line[512];
+	int count = 0;
+	FILE *list = fopen(KPROBES_BLACKLIST, "r");
+
+	if (!list)
+		return -errno;
+	while (fgets(line, sizeof(line), list))
+		count += !what || strstr(line, what);
+	fclose(list);
+	return count;
+}
+
+/*
+ * Each __kprobes function of a module is on the blacklist while the
+ * module is loaded, and the blacklist is as before once it is gone: an
+ * entry left behind would refuse probes on the next module loaded there.
+ */
+TEST_F(kprobes, blacklist_leaves_with_module)
+{
+	int before, ret;
+
+	before = blacklist_lines(NULL);
+	ASSERT_LE(0, before) TH_LOG("%s: %s", KPROBES_BLACKLIST, strerror(-before));
+	ret = load_test_module(TARGET_MODULE, "");
+	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TARGET_MODULE, strerror(-ret));
+	EXPECT_EQ(1, blacklist_lines("\tkst_gone_kprobes_text [" TARGET_MODULE "]"));
+	EXPECT_EQ(1, blacklist_lines("\tkst_gone_kprobes_text2 [" TARGET_MODULE "]"));
+
+	ret = unload_module(TARGET_MODULE);
+	ASSERT_EQ(0, ret) TH_LOG("unloading %s: %s", TARGET_MODULE, strerror(-ret));
+	EXPECT_EQ(before, blacklist_lines(NULL))
+		TH_LOG("lines of %s before %s was loaded, and after", KPROBES_BLACKLIST,
+		       TARGET_MODULE);
+}
+
 int main(int argc, char **argv)
 {
 	skip_unless_ready(TEST_MODULE, true);

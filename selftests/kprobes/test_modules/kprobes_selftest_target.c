@@ -9,6 +9,7 @@
  * for the jump of an optimized kprobe.
  */
 #include <linux/init.h>
+#include <linux/kprobes.h>
 #include <linux/module.h>
 
 static noinline int kst_gone_target(int value)
@@ -26,13 +27,35 @@ static noinline long kst_gone_opt_target(long value)
 	return value * 3 + 7;
 }
 
+/*
+ * In .kprobes.text, the module's own area of the blacklist: while the
+ * module is loaded each of them is on kprobes/blacklist, and none of
+ * the module's entries stays there once it is gone. They use a global,
+ * so that on ppc64le the area starts with the TOC offset word of the
+ * first one rather than with a symbol.
+ */
+static int kst_gone_calls;
+
+static noinline int __kprobes kst_gone_kprobes_text(int value)
+{
+	return value + 2 + kst_gone_calls++;
+}
+
+static noinline int __kprobes kst_gone_kprobes_text2(int value)
+{
+	return value + 3 + kst_gone_calls++;
+}
+
 /* Called through pointers, so that they stay functions of their own. */
 static int (*kst_gone_ptr)(int value) = kst_gone_target;
 static long (*kst_gone_opt_ptr)(long value) = kst_gone_opt_target;
+static int (*kst_gone_kprobes_text_ptr)(int value) = kst_gone_kprobes_text;
+static int (*kst_gone_kprobes_text2_ptr)(int value) = kst_gone_kprobes_text2;
 
 static int __init kst_gone_init(void)
 {
-	return kst_gone_ptr(-1) + kst_gone_opt_ptr(0) - 7;
+	return kst_gone_ptr(-1) + kst_gone_opt_ptr(0) - 7 +
+	       kst_gone_kprobes_text_ptr(-2) + kst_gone_kprobes_text2_ptr(-4);
 }
 module_init(kst_gone_init);
 
