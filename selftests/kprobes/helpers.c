@@ -92,6 +92,21 @@ bool find_in_kprobes_list(const char *needle, char *line, size_t size)
 	return found;
 }
 
+/* Lines of kprobes/blacklist that contain @what (all if NULL), or -errno. */
+int blacklist_lines(const char *what)
+{
+	FILE *list = fopen(KPROBES_BLACKLIST, "r");
+	char line[512];
+	int count = 0;
+
+	if (!list)
+		return -errno;
+	while (fgets(line, sizeof(line), list))
+		count += !what || strstr(line, what);
+	fclose(list);
+	return count;
+}
+
 /* Test module @name is in test_modules/ next to this program. */
 int test_module_path(const char *name, char *path, size_t size)
 {

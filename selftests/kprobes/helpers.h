@@ -15,6 +15,7 @@ int unload_module(const char *name);
 int write_file(const char *path, const char *text);
 int read_file(const char *path, char *buf, size_t size);
 bool find_in_kprobes_list(const char *needle, char *line, size_t size);
+int blacklist_lines(const char *what);
 int test_module_path(const char *name, char *path, size_t size);
 void sample_path(const char *name, char *path, size_t size);
 

@@ -152,6 +152,9 @@ TEST_F(sample, kprobe_example)
 	self->loaded = "kprobe_example";
 	ASSERT_TRUE(find_in_kprobes_list("  k  " ENTRY_OF("kernel_clone"), line, sizeof(line)))
 		TH_LOG("no kprobe on kernel_clone in " KPROBES_LIST);
+	/* Its handlers are __kprobes: each of them is on the blacklist. */
+	EXPECT_EQ(1, blacklist_lines("\thandler_pre [kprobe_example]"));
+	EXPECT_EQ(1, blacklist_lines("\thandler_post [kprobe_example]"));
 	kmsg_find(self->kmsg, "");
 	ASSERT_LT(0, fork_and_reap());
 	/* "p->addr = " on most architectures, "p->addr, " on s390. */

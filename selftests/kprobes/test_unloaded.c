@@ -81,21 +81,6 @@ TEST_F(kprobes, aggregate_on_unloaded_module)
 	run_case(_metadata, "enable_gone");
 }
 
-/* Lines of kprobes/blacklist that contain @what (all of them if NULL). */
-static int blacklist_lines(const char *what)
-{
-	char line[512];
-	int count = 0;
-	FILE *list = fopen(KPROBES_BLACKLIST, "r");
-
-	if (!list)
-		return -errno;
-	while (fgets(line, sizeof(line), list))
-		count += !what || strstr(line, what);
-	fclose(list);
-	return count;
-}
-
 /*
  * Each __kprobes function of a module is on the blacklist while the
  * module is loaded, and the blacklist is as before once it is gone: an
