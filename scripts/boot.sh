@@ -20,8 +20,9 @@ label=${5:-$1}
 timeout=${BOOT_TIMEOUT_OVERRIDE:-$((BOOT_TIMEOUT + ${BOOT_TIMEOUT_EXTRA:-0}))}
 mkdir -p "$outdir"
 
+"$TOP/scripts/build-qemu.sh" "$1" >&2
 # shellcheck disable=SC2206 # QEMU_ARGS and QEMU_EXTRA_ARGS are lists of words
-qemu_cmd=("$QEMU" $QEMU_ARGS ${QEMU_EXTRA_ARGS:-} -nographic -no-reboot
+qemu_cmd=("$(qemu_binary)" $QEMU_ARGS ${QEMU_EXTRA_ARGS:-} -nographic -no-reboot
 	-kernel "$obj/$KERNEL_IMAGE" -initrd "$initramfs"
 	-append "console=$CONSOLE loglevel=6 oops=panic panic=-1 ${KERNEL_CMDLINE_EXTRA:-}")
 echo "${qemu_cmd[*]}" >"$outdir/qemu-cmdline"

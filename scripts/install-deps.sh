@@ -16,6 +16,9 @@ packages+=" ${EXTRA_PACKAGES:-}"
 for arch in "$@"; do
 	load_arch "$arch"
 	packages+=" $QEMU_PACKAGE $TOOLCHAIN_PACKAGES"
+	# What scripts/build-qemu.sh needs to build QEMU from Debian's source.
+	[ -z "$QEMU_PATCHES" ] ||
+		packages+=" dpkg-dev patch pkg-config meson ninja-build libglib2.0-dev libpixman-1-dev"
 done
 
 missing=()

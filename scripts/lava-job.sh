@@ -46,5 +46,7 @@ tar -cf "$out/guest.tar" --owner=0 --group=0 --numeric-owner -C "$stage" init us
 
 # The architecture's data, from its conf only; KERNEL_CMDLINE_EXTRA and
 # QEMU_EXTRA_ARGS as scripts/boot.sh takes them.
+"$TOP/scripts/build-qemu.sh" "$ARCH_NAME"
+QEMU=$(qemu_binary)
 export ARCH_NAME DEB_ARCH QEMU QEMU_ARGS CONSOLE BOOT_TIMEOUT
 "$TOP/scripts/lava.py" job "$dir" "$out/guest.tar" "$out"

@@ -84,9 +84,23 @@ load_arch() {
 	KCONFIG_UNAVAILABLE=
 	VARIANTS=
 	DEFCONFIG=defconfig
+	QEMU_PATCHES=
 	# shellcheck source=arch/x86_64.conf
 	. "$conf"
 	ARCH_NAME=$1
+}
+
+# The QEMU binary of the loaded architecture: Debian's $QEMU, or, when
+# its conf names QEMU_PATCHES, the one scripts/build-qemu.sh builds with
+# them, in a directory of the cache named after what it is built from.
+qemu_binary() {
+	local key
+
+	[ -n "$QEMU_PATCHES" ] || { echo "$QEMU"; return; }
+	# shellcheck disable=SC2086 # QEMU_PATCHES is a list of file names
+	key=$({ dpkg-query -W -f='${source:Version}' "$QEMU_PACKAGE" 2>/dev/null || :
+		cd "$TOP/scripts/qemu" && cat $QEMU_PATCHES ../build-qemu.sh; } | sha256sum | cut -c1-12)
+	echo "$CACHE_DIR/qemu/$QEMU-$key/bin/$QEMU"
 }
 
 # load_arch for $1, an architecture or ARCH-VARIANT (arm-thumb2): a

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Why s390x waits in scripts/arch/in-progress: under QEMU 7.2 (Debian 12,
- * TCG), code overwritten by one MVC still runs as it was translated
- * before, when the overwritten block does not start at the first byte
- * MVC wrote. z/Architecture requires a CPU to see its own stores to
- * instructions; QEMU 7.2 invalidates only the translations that cover
- * the first byte of a helper's store ("target/s390x: Fix MVC not always
- * invalidating translation blocks", QEMU 2025). The kernel loads a module
- * with memcpy() (MVC) into memory an unloaded module used: the old
- * module's code then runs, and the suite oopses in 2 to 3 boots of 5.
+ * Why s390x runs a QEMU of its own (scripts/qemu/s390x-mvc-invalidate.patch):
+ * under QEMU 7.2 (Debian 12, TCG), code overwritten by one MVC still runs
+ * as it was translated before, when the overwritten block does not start
+ * at the first byte MVC wrote. z/Architecture requires a CPU to see its
+ * own stores to instructions; QEMU 7.2 invalidates only the translations
+ * that cover the first byte of a helper's store ("target/s390x: Fix MVC
+ * not always invalidating translation blocks", QEMU 2025). The kernel
+ * loads a module with memcpy() (MVC) into memory an unloaded module used:
+ * the old module's code then runs, and the suite oopsed in 2 to 3 boots
+ * of 5.
  *
  * Build: s390x-linux-gnu-gcc -O2 -static -o s390x-mvc-smc s390x-mvc-smc.c
  * In an s390x guest it prints PASS, or, on QEMU 7.2:
