@@ -38,7 +38,7 @@ TAGS = {
  ],
  'test_modules/Makefile': [
   (3, 'kprobes_selftest-y += kst_offset.o', 1),
-  (4, 'kst-insns-$(CONFIG_RISCV) := kst_insns_riscv.o', 6),
+  (4, 'kst-insns-$(CONFIG_RISCV) := kst_insns_riscv.o', 7),
   (5, 'kprobes_selftest-y += kst_kretprobe.o', 1),
   (6, 'kprobes_selftest-y += kst_errors.o kst_reserved.o kst_batch.o', 1),
   (7, 'kprobes_selftest-y += kst_enable.o kst_hold.o kst_blacklist.o', 1),
