@@ -151,10 +151,11 @@ SYM_FUNC_END(kst_insn_refused)
 	.quad	100
 
 	kst_insns_start
+	/* First: a return register fixed up wrong shows here without a crash. */
+	kst_insn "basr %r0", kst_insn_basr_r0, .Lbasr_r0, 7, 7
 	kst_insn "brasl", kst_insn_brasl, .Lbrasl, 1, 102
 	kst_insn "bras", kst_insn_bras, .Lbras, 1, 102
 	kst_insn "basr", kst_insn_basr, .Lbasr, 1, 102
-	kst_insn "basr %r0", kst_insn_basr_r0, .Lbasr_r0, 7, 7
 	kst_insn "brc taken", kst_insn_brc, .Lbrc, 5, 6
 	kst_insn "brc not taken", kst_insn_brc, .Lbrc, 0, 100
 	kst_insn "bcr taken", kst_insn_bcr, .Lbcr, 0, 1
