@@ -65,7 +65,7 @@ TAGS = {
  'test_modules/kst_steps.h': [
   (7, '/* kst_hold.c: probes held for kprobes/list and kprobes/enabled. */', 14),
   (8, '/* kst_gone.c: a probe on kprobes_selftest_target.ko, which goes away. */', 6),
-  (9, '/* kst_optprobe.c: optimized probes, on a module and in kernel text. */', 10),
+  (9, '/* kst_optprobe.c: optimized probes caught before the optimizer runs. */', 8),
  ],
  'test_modules/kst_insn.h': [
   (6, '#include <linux/delay.h>', 1),
@@ -86,7 +86,7 @@ TAGS = {
   (2, 'kprobes selftests', 10000),
   (7, '  test_debugfs   the "kprobes.*" cases that check what user space sees in', 4),
   (8, '  test_unloaded  kprobes.*_on_unloaded_module: one or two probes on', 3),
-  (9, '  test_optprobe  the "optprobe.*" cases catch an optimized kprobe before', 5),
+  (9, '  test_optprobe  the "optprobe.*" cases catch an optimized kprobe before', 4),
   (11, '  test_torture   the "torture.*" cases load test_modules/kprobes_torture.ko:', 6),
   (13, '  test_bench     bad input to test_modules/kprobes_bench.ko, the module of', 2),
   (15, '  test_samples   loads samples/kprobes/*.ko from /lib/modules/$(uname -r)', 3),
