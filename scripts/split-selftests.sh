@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The kselftest target comes in parts (series/18..33-selftests-*); seven
+# The kselftest target comes in parts (series/18..39-selftests-*); seven
 # of its files grow from part to part (Makefile, .gitignore, README,
 # test_modules/Makefile, kst_cases.h, kst_steps.h, kst_insn.h). They are
 # in no .files list: each part's .diff adds its lines. scripts/selftest-stages.py says
@@ -17,7 +17,7 @@ diffs=$(mktemp -d /tmp/kprobes-stages.XXXXXX)
 trap 'rm -rf "$diffs"' EXIT
 python3 "$TOP/scripts/selftest-stages.py" "$TOP" "$diffs" >/dev/null
 mapfile -t parts < <(find "$TOP/series" -maxdepth 1 -name '[0-9]*-selftests-*.msg' \
-	-printf '%f\n' | sed 's/\.msg$//' | sort)
+	-printf '%f\n' | sed 's/\.msg$//' | LC_ALL=C sort)
 for i in "${!parts[@]}"; do
 	part=${parts[$i]} stage=$((i + 1))
 	if [ "$stage" = 1 ]; then
