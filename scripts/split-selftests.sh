@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The kselftest target comes in parts (series/18..39-selftests-*); seven
+# The kselftest target comes in parts (series/18..40-selftests-*); seven
 # of its files grow from part to part (Makefile, .gitignore, README,
 # test_modules/Makefile, kst_cases.h, kst_steps.h, kst_insn.h). They are
 # in no .files list: each part's .diff adds its lines. scripts/selftest-stages.py says

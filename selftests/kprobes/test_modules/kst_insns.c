@@ -51,8 +51,11 @@ static int kst_check_insn(const struct kst_insn *insn)
 	next = atomic_read(&pre_hits) - pre;
 	unregister_kprobe(&kp);
 
-	if (irqs_off)
+	if (irqs_off) {
+		/* The cases after this one, and the kernel, need them back. */
+		local_irq_enable();
 		return kst_fail("%s: interrupts were left disabled", insn->name);
+	}
 	if (next != 1)
 		return kst_fail("%s: the next probe's pre_handler ran %d times, expected 1",
 				insn->name, next);
@@ -75,6 +78,9 @@ int case_kprobe_insns(void)
 
 	if (!kst_nr_insns)
 		return kst_skip("no instruction cases for this architecture (kst_insns_<arch>.S)");
+	/* kCFI would trap the call: the assembly functions carry no type. */
+	if (IS_ENABLED(CONFIG_CFI) || IS_ENABLED(CONFIG_CFI_CLANG))
+		return kst_skip("kCFI: the functions of kst_insns_<arch>.S have no CFI type");
 	kst_init_kprobe(&kst_kprobe2, "kst_target", 0);
 	ret = register_kprobe(&kst_kprobe2);
 	if (ret)
