@@ -72,7 +72,7 @@ TAGS = {
  'test_modules/kst_steps.h': [
   (14, '/* kst_hold.c: probes held for kprobes/list and kprobes/enabled. */', 14),
   (15, '/* kst_gone.c: a probe on kprobes_selftest_target.ko, which goes away. */', 6),
-  (16, '/* kst_optprobe.c: optimized probes caught before the optimizer runs. */', 8),
+  (16, '/* kst_optprobe.c: optimized probes, on a module and in kernel text. */', 10),
  ],
  'test_modules/kst_insn.h': [
   (13, '#include <linux/delay.h>', 1),
@@ -94,7 +94,7 @@ TAGS = {
   (4, 'An instruction that an architecture simulates, emulates or refuses is a', 10),
   (14, '  test_debugfs   the "kprobes.*" cases that check what user space sees in', 4),
   (15, '  test_unloaded  kprobes.*_on_unloaded_module: one or two probes on', 3),
-  (16, '  test_optprobe  the "optprobe.*" cases catch an optimized kprobe before', 4),
+  (16, '  test_optprobe  the "optprobe.*" cases catch an optimized kprobe before', 5),
   (18, '  test_torture   the "torture.*" cases load test_modules/kprobes_torture.ko:', 6),
   (20, '  test_bench     bad input to test_modules/kprobes_bench.ko, the module of', 2),
   (22, '  test_samples   loads samples/kprobes/*.ko from /lib/modules/$(uname -r)', 3),

@@ -9,6 +9,9 @@
  * of test_modules/kprobes_selftest.ko, the probes on
  * test_modules/kprobes_selftest_target.ko.
  *
+ * One more case probes _bcd2bin(), in kernel text, where every
+ * architecture with optprobes optimizes: powerpc does not in modules.
+ *
  * The cases skip where kprobes are not optimized (no CONFIG_OPTPROBES,
  * or /proc/sys/debug/kprobes-optimization off).
  */
@@ -34,7 +37,9 @@ static bool wait_in_kprobes_list(const char *needle, const char *flag, bool pres
 }
 
 #define RCU_EXPEDITED	"/sys/kernel/rcu_expedited"
+#define OPTIMIZATION	"/proc/sys/debug/kprobes-optimization"
 #define OPT_TARGET	"kst_gone_opt_target+"
+#define CORE_OPT_TARGET	"  _bcd2bin+0x"
 #define RELOAD_TRIES	20
 
 FIXTURE(optprobe) {
@@ -86,6 +91,32 @@ static bool hold_optimized(struct __test_metadata *_metadata, const char *rcu_ex
 	if (rcu_expedited[0])
 		write_file(RCU_EXPEDITED, "1");
 	return true;
+}
+
+/*
+ * An optimized kprobe inside a core-kernel function: its pre_handler runs
+ * once per call, the function returns what it did, and once the probe is
+ * unregistered nothing of it is left in kprobes/list or in the code.
+ */
+TEST_F(optprobe, core_kernel_hit_per_call)
+{
+	char knob[8], verdict[512], line[512];
+	int i;
+
+	if (read_file(OPTIMIZATION, knob, sizeof(knob)) > 0 && knob[0] == '0')
+		SKIP(return, "%s is 0: kprobes are not optimized", OPTIMIZATION);
+	run_command(_metadata, "hold_core_optprobe", verdict, sizeof(verdict));
+	if (!strncmp(verdict, "skip: ", 6))
+		SKIP(return, "%s", verdict + 6);
+	ASSERT_STREQ("pass", verdict);
+	ASSERT_TRUE(find_in_kprobes_list(CORE_OPT_TARGET, line, sizeof(line)))
+		TH_LOG("the optimized probe is not in " KPROBES_LIST);
+	EXPECT_NE(NULL, strstr(line, "[OPTIMIZED]")) TH_LOG("%s", line);
+	run_case(_metadata, "unregister_core_optprobe");
+	for (i = 0; i < 50 && find_in_kprobes_list(CORE_OPT_TARGET, line, sizeof(line)); i++)
+		usleep(100000);
+	EXPECT_FALSE(find_in_kprobes_list(CORE_OPT_TARGET, line, sizeof(line)))
+		TH_LOG("left in " KPROBES_LIST ": %s", line);
 }
 
 /* kprobes/list shows an optimized probe with [OPTIMIZED]. */

@@ -2,8 +2,10 @@
 /*
  * kst_optprobe.c - optimized kprobes on kprobes_selftest_target.ko's
  * kst_gone_opt_target(), caught by the next step while the optimizer
- * still has work queued for them.
+ * still has work queued for them; and one on a core-kernel function,
+ * where every architecture with optprobes optimizes.
  */
+#include <linux/bcd.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
@@ -172,6 +174,165 @@ int step_optprobe_reregister(const char *arg)
 	return 0;
 }
 
+/*
+ * _bcd2bin(), for an optimized kprobe in kernel text, the only text that
+ * powerpc optimizes in: exported, on no blacklist, and called by nothing
+ * else while the suite runs (RTC drivers, the x86 CMOS clock at boot and
+ * resume). lib/ is built without ftrace calls, and its body is straight
+ * arithmetic that every optimizer takes after the entry: x86 copies the
+ * instructions under its 5-byte jump, which fits before the return and
+ * nothing jumps into; powerpc emulates the probed instruction, no branch;
+ * ARM's uses no stack.
+ */
+static struct kprobe kst_core_opt;
+static bool kst_core_opt_registered;
+/* The function's code as it was before the probe. */
+static u8 kst_core_opt_code[64];
+static int kst_core_opt_len;
+
+static const struct {
+	u8 bcd;
+	unsigned int bin;
+} kst_bcd[] = { { 0x00, 0 }, { 0x07, 7 }, { 0x10, 10 }, { 0x42, 42 }, { 0x99, 99 } };
+
+static void kst_core_opt_unregister(void)
+{
+	if (kst_core_opt_registered)
+		unregister_kprobe(&kst_core_opt);
+	kst_core_opt_registered = false;
+}
+
+static bool kst_core_opt_restored(void)
+{
+	return !memcmp((void *)kst_code_addr(_bcd2bin), kst_core_opt_code, kst_core_opt_len);
+}
+
+/*
+ * The first instruction after _bcd2bin()'s entry that the optimizer
+ * takes, below @size: register_kprobe() wraps a probe that it can
+ * optimize in an optimized_kprobe at once, which links the probe into
+ * its list, disabled or not. Which instructions it takes differs: 6.1's
+ * x86 can_boost() copies no shift (Grp2), which _bcd2bin()'s second and
+ * third instructions are there, and 6.12's does.
+ */
+static int kst_core_opt_offset(int size)
+{
+	struct kprobe kp;
+	int offset, ret;
+	bool wrapped;
+
+	offset = kst_inner_offset("_bcd2bin", _bcd2bin);
+	for (; offset >= 0 && offset < size; offset = kst_next_insn(_bcd2bin, offset)) {
+		memset(&kp, 0, sizeof(kp));
+		kp.symbol_name = "_bcd2bin";
+		kp.offset = offset;
+		kp.flags = KPROBE_FLAG_DISABLED;
+		ret = register_kprobe(&kp);
+		if (ret == -EILSEQ || ret == -EINVAL)
+			continue;
+		if (ret)
+			return ret;
+		wrapped = !list_empty(&kp.list);
+		unregister_kprobe(&kp);
+		if (wrapped)
+			return offset;
+	}
+	return offset < 0 ? offset : -ENOENT;
+}
+
+/*
+ * Calls _bcd2bin() under its optimized probe: each call must return what
+ * it returns unprobed, and go through the jump to the pre_handler, which
+ * must see the instruction pointer of a hit.
+ */
+static int kst_core_opt_calls(void)
+{
+	unsigned long expected = kst_expected_ip(&kst_core_opt);
+	int i, hits, calls = ARRAY_SIZE(kst_bcd);
+	unsigned int bin;
+
+	for (i = 0; i < calls; i++) {
+		bin = kst_call(_bcd2bin, kst_bcd[i].bcd);
+		if (bin != kst_bcd[i].bin)
+			return kst_fail("_bcd2bin(%#x) returned %u, expected %u",
+					kst_bcd[i].bcd, bin, kst_bcd[i].bin);
+	}
+	hits = atomic_read(&pre_hits);
+	if (hits != calls)
+		return kst_fail("%d calls of _bcd2bin: pre_handler ran %d times", calls, hits);
+	if (ip_seen != expected)
+		return kst_fail("pre_handler saw ip %pS, expected %pS",
+				(void *)ip_seen, (void *)expected);
+	if (!kst_jump_optimized(&kst_core_opt))
+		return kst_fail("_bcd2bin+%u no longer optimized after the calls",
+				kst_core_opt.offset);
+	return 0;
+}
+
+/*
+ * Registers a kprobe inside _bcd2bin(), waits until it is optimized and
+ * calls the function. Leaves the probe registered for user space to find
+ * in kprobes/list.
+ */
+int step_hold_core_optprobe(const char *arg)
+{
+	int offset, size, ret;
+
+	if (!IS_ENABLED(CONFIG_OPTPROBES))
+		return kst_skip("no CONFIG_OPTPROBES: kprobes are not optimized here");
+	if (kst_core_opt_registered)
+		return kst_fail("already held");
+	size = kst_func_size(_bcd2bin);
+	if (size < 0)
+		return kst_fail("no size for _bcd2bin: %d", size);
+	offset = kst_core_opt_offset(size);
+	if (offset < 0)
+		return kst_fail("no instruction of _bcd2bin is optimized: %d", offset);
+	kst_core_opt_len = min_t(int, size, sizeof(kst_core_opt_code));
+	memcpy(kst_core_opt_code, (void *)kst_code_addr(_bcd2bin), kst_core_opt_len);
+
+	kst_reset_counts();
+	memset(&kst_core_opt, 0, sizeof(kst_core_opt));
+	kst_core_opt.symbol_name = "_bcd2bin";
+	kst_core_opt.offset = offset;
+	kst_core_opt.pre_handler = kst_task_pre_handler;
+	ret = register_kprobe(&kst_core_opt);
+	if (ret)
+		return kst_fail("register_kprobe(_bcd2bin+%d) returned %d", offset, ret);
+	kst_core_opt_registered = true;
+	if (!kst_wait_jump_optimized(&kst_core_opt))
+		ret = kst_fail("_bcd2bin+%d not optimized after %d s", offset,
+			       KST_OPTIMIZE_WAIT_S);
+	else
+		ret = kst_core_opt_calls();
+	if (ret)
+		kst_core_opt_unregister();
+	return ret;
+}
+
+/*
+ * Unregisters the probe on _bcd2bin(): once the optimizer has run, its
+ * code must be what it was, and a call must not reach the pre_handler.
+ */
+int step_unregister_core_optprobe(const char *arg)
+{
+	int i, hits;
+
+	if (!kst_core_opt_registered)
+		return kst_fail("hold_core_optprobe first");
+	kst_core_opt_unregister();
+	for (i = 0; i < KST_OPTIMIZE_WAIT_S * 50 && !kst_core_opt_restored(); i++)
+		msleep(20);
+	if (!kst_core_opt_restored())
+		return kst_fail("_bcd2bin's code not restored %d s after unregister_kprobe()",
+				KST_OPTIMIZE_WAIT_S);
+	hits = atomic_read(&pre_hits);
+	kst_call(_bcd2bin, 0x42);
+	if (atomic_read(&pre_hits) != hits)
+		return kst_fail("pre_handler ran after unregister_kprobe()");
+	return 0;
+}
+
 void kst_optprobe_init(struct dentry *dir)
 {
 }
@@ -183,4 +344,5 @@ void kst_optprobe_release(void)
 	for (i = 0; i < KST_NR_OPT; i++)
 		kst_opt_unregister(i);
 	kst_opt_addr = NULL;
+	kst_core_opt_unregister();
 }

@@ -33,13 +33,15 @@ KST_STEP(hold_kprobe_gone);
 KST_STEP(hold_second_kprobe_gone);
 KST_STEP(enable_gone);
 
-/* kst_optprobe.c: optimized probes caught before the optimizer runs. */
+/* kst_optprobe.c: optimized probes, on a module and in kernel text. */
 KST_PART(optprobe);
 KST_STEP(hold_optprobe);
 KST_STEP(optprobe_reuse_disabled);
 KST_STEP(optprobe_add_post_handler);
 KST_STEP(optprobe_force_release);
 KST_STEP(optprobe_reregister);
+KST_STEP(hold_core_optprobe);
+KST_STEP(unregister_core_optprobe);
 
 #undef KST_STEP
 #undef KST_STEP_ARG
