@@ -197,17 +197,20 @@ static inline void *kst_func_start(void *addr)
 
 /*
  * The first instruction after the entry probe of @func (named @symbol)
- * that takes a kprobe; ftrace call sites next to the entry may refuse one
+ * that takes a kprobe, and for which @keep, if given, holds while the
+ * probe is registered; ftrace call sites next to the entry may refuse one
  * (-EINVAL). Within @func: a small function's next instruction may be
  * another function's entry. The probe is registered disabled, and at
  * once unregistered.
  */
-static inline int kst_inner_offset(const char *symbol, const void *func)
+static inline int kst_find_offset(const char *symbol, const void *func,
+				  bool (*keep)(const struct kprobe *kp))
 {
 	int size = kst_func_size(func);
 	void *entry = kst_entry_addr(symbol);
 	struct kprobe kp;
 	int offset, ret;
+	bool kept;
 
 	if (size < 0)
 		return size;
@@ -224,13 +227,21 @@ static inline int kst_inner_offset(const char *symbol, const void *func)
 		kp.flags = KPROBE_FLAG_DISABLED;
 		ret = register_kprobe(&kp);
 		if (!ret) {
+			kept = !keep || keep(&kp);
 			unregister_kprobe(&kp);
-			return offset;
+			if (kept)
+				return offset;
+			continue;
 		}
 		if (ret != -EILSEQ && ret != -EINVAL)
 			return ret;
 	}
 	return -ENOENT;
+}
+
+static inline int kst_inner_offset(const char *symbol, const void *func)
+{
+	return kst_find_offset(symbol, func, NULL);
 }
 
 /*

@@ -208,36 +208,15 @@ static bool kst_core_opt_restored(void)
 }
 
 /*
- * The first instruction after _bcd2bin()'s entry that the optimizer
- * takes, below @size: register_kprobe() wraps a probe that it can
- * optimize in an optimized_kprobe at once, which links the probe into
- * its list, disabled or not. Which instructions it takes differs: 6.1's
- * x86 can_boost() copies no shift (Grp2), which _bcd2bin()'s second and
- * third instructions are there, and 6.12's does.
+ * register_kprobe() wraps a probe that the optimizer can take in an
+ * optimized_kprobe at once, disabled or not, which links the probe into
+ * that one's list. Which instructions it takes differs: 6.1's x86
+ * can_boost() copies no shift (Grp2), which _bcd2bin()'s second and third
+ * instructions are there, and 6.12's does.
  */
-static int kst_core_opt_offset(int size)
+static bool kst_optimizable(const struct kprobe *kp)
 {
-	struct kprobe kp;
-	int offset, ret;
-	bool wrapped;
-
-	offset = kst_inner_offset("_bcd2bin", _bcd2bin);
-	for (; offset >= 0 && offset < size; offset = kst_next_insn(_bcd2bin, offset)) {
-		memset(&kp, 0, sizeof(kp));
-		kp.symbol_name = "_bcd2bin";
-		kp.offset = offset;
-		kp.flags = KPROBE_FLAG_DISABLED;
-		ret = register_kprobe(&kp);
-		if (ret == -EILSEQ || ret == -EINVAL)
-			continue;
-		if (ret)
-			return ret;
-		wrapped = !list_empty(&kp.list);
-		unregister_kprobe(&kp);
-		if (wrapped)
-			return offset;
-	}
-	return offset < 0 ? offset : -ENOENT;
+	return !list_empty(&kp->list);
 }
 
 /*
@@ -285,7 +264,7 @@ int step_hold_core_optprobe(const char *arg)
 	size = kst_func_size(_bcd2bin);
 	if (size < 0)
 		return kst_fail("no size for _bcd2bin: %d", size);
-	offset = kst_core_opt_offset(size);
+	offset = kst_find_offset("_bcd2bin", _bcd2bin, kst_optimizable);
 	if (offset < 0)
 		return kst_fail("no instruction of _bcd2bin is optimized: %d", offset);
 	kst_core_opt_len = min_t(int, size, sizeof(kst_core_opt_code));
