@@ -86,6 +86,8 @@ TAGS = {
   (13, ' * KST_EXTABLE_REFUSED: register_kprobe() refuses an instruction that has', 11),
   (13, '', -2),
   (3, '/* The offset of the instruction after the one at @offset in @func. */', 113),
+  (14, ' * Whether register_kprobe() put @kp in an aggregate probe: it does at', 10),
+  (14, '', -2),
   (13, ' * True once the optimizer has put its jump at the address of @kp, which', 34),
   (13, '', -2),
  ],

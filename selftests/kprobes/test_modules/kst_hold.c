@@ -60,10 +60,19 @@ int step_hold_kprobe_disabled(const char *arg)
 	return kst_hold(KST_HELD_DISABLED, "kst_target", 0, KPROBE_FLAG_DISABLED);
 }
 
-/* Off the entry, where a probe is a breakpoint on every architecture. */
+static bool kst_alone(const struct kprobe *kp)
+{
+	return !kst_aggregated(kp);
+}
+
+/*
+ * Off the entry, where a probe is a breakpoint on every architecture, and
+ * where the optimizer does not take it: its own handlers run on a hit,
+ * not those of an aggregate, which would skip it while disabled.
+ */
 int step_hold_kprobe_disabled_inner(const char *arg)
 {
-	int offset = kst_inner_offset("kst_target", kst_target);
+	int offset = kst_find_offset("kst_target", kst_target, kst_alone);
 
 	if (offset < 0)
 		return kst_fail("no probe-able instruction in kst_target: %d", offset);

@@ -88,14 +88,21 @@ KST_FUNC_START(kst_insn_call_indirect)
 	RET
 SYM_FUNC_END(kst_insn_call_indirect)
 
-/* A tail call: kst_add1() returns to this function's caller. */
+/*
+ * A tail call: kst_add1() returns to this function's caller. A jmp that
+ * falls through, or pushes a return address as a call does, gets to the
+ * add of 1000, which the jz (never taken) makes reachable for objtool.
+ */
 KST_FUNC_START(kst_insn_jmp_indirect)
 	kst_value
 	add	$100, %_ASM_AX
+	jz	1f
 	kst_load KST_INDIRECT, kst_add1
 	ANNOTATE_RETPOLINE_SAFE
 .Ljmp_indirect:
 	jmp	*KST_INDIRECT
+1:	add	$1000, %_ASM_AX
+	RET
 SYM_FUNC_END(kst_insn_jmp_indirect)
 
 /*
@@ -171,12 +178,15 @@ KST_FUNC_START(kst_insn_jcxz)
 	RET
 SYM_FUNC_END(kst_insn_jcxz)
 
+/* As for jmp *reg: a ret that falls through adds 1000. */
 KST_FUNC_START(kst_insn_ret)
 	kst_value
 	add	$1, %_ASM_AX
+	jz	1f
 	ANNOTATE_UNRET_SAFE
 .Lret:	ret
-	int3
+1:	add	$1000, %_ASM_AX
+	RET
 SYM_FUNC_END(kst_insn_ret)
 
 /*
@@ -194,15 +204,21 @@ KST_FUNC_START(kst_insn_pushf)
 	RET
 SYM_FUNC_END(kst_insn_pushf)
 
-/* popf restores the flags pushf saved, the interrupt flag included. */
+/*
+ * popf loads the flags from the stack, the interrupt flag included: here
+ * a copy of them with it clear, so that a popf that changes nothing
+ * shows.
+ */
 KST_FUNC_START(kst_insn_popf)
 	kst_value
 	pushf
+	andl	$~X86_EFLAGS_IF, (%_ASM_SP)
 .Lpopf:	popf
 	pushf
 	pop	%_ASM_DX
 	and	$X86_EFLAGS_IF, %_ASM_DX
 	add	%_ASM_DX, %_ASM_AX
+	sti
 	RET
 SYM_FUNC_END(kst_insn_popf)
 
@@ -241,8 +257,8 @@ SYM_FUNC_END(kst_insn_refused)
 	kst_insn "call", kst_insn_call, .Lcall, 1, 102
 	kst_insn "call *reg", kst_insn_call_indirect, .Lcall_indirect, 1, 102
 	kst_insn "jmp *reg", kst_insn_jmp_indirect, .Ljmp_indirect, 1, 102
-	kst_insn "jmp rel8", kst_insn_jmp8, .Ljmp8, 1, 2
 	kst_insn "jmp rel32", kst_insn_jmp32, .Ljmp32, 1, 2
+	kst_insn "jmp rel8", kst_insn_jmp8, .Ljmp8, 1, 2
 	kst_insn "je taken", kst_insn_je, .Lje, 0, 1
 	kst_insn "je not taken", kst_insn_je, .Lje, 5, 105
 	kst_insn "jl rel32 taken", kst_insn_jl, .Ljl, -5, -4
@@ -252,7 +268,7 @@ SYM_FUNC_END(kst_insn_refused)
 	kst_insn "jcxz not taken", kst_insn_jcxz, .Ljcxz, 5, 105
 	kst_insn "ret", kst_insn_ret, .Lret, 1, 2
 	kst_insn "pushf", kst_insn_pushf, .Lpushf, 1, 1 + X86_EFLAGS_IF
-	kst_insn "popf", kst_insn_popf, .Lpopf, 1, 1 + X86_EFLAGS_IF
+	kst_insn "popf", kst_insn_popf, .Lpopf, 1, 1
 	kst_insn "cli", kst_insn_cli_sti, .Lcli, 1, 1
 	kst_insn "sti", kst_insn_cli_sti, .Lsti, 1, 1
 	kst_insn "call *mem", kst_insn_refused, .Lcall_mem, 0, 0, 0, -EOPNOTSUPP
