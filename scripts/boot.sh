@@ -19,12 +19,15 @@ outdir=$4
 label=${5:-$1}
 timeout=${BOOT_TIMEOUT_OVERRIDE:-$((BOOT_TIMEOUT + ${BOOT_TIMEOUT_EXTRA:-0}))}
 mkdir -p "$outdir"
+# Short: a unix socket's path has at most 107 bytes, $outdir may not.
+monitor=$(mktemp -u "${TMPDIR:-/tmp}/kprobes-qemu-XXXXXX.sock")
 
 "$TOP/scripts/build-qemu.sh" "$1" >&2
 # shellcheck disable=SC2206 # QEMU_ARGS and QEMU_EXTRA_ARGS are lists of words
 qemu_cmd=("$(qemu_binary)" $QEMU_ARGS ${QEMU_EXTRA_ARGS:-} -nographic -no-reboot
 	-kernel "$obj/$KERNEL_IMAGE" -initrd "$initramfs"
-	-append "console=$CONSOLE loglevel=6 oops=panic panic=-1 ${KERNEL_CMDLINE_EXTRA:-}")
+	-append "console=$CONSOLE loglevel=6 oops=panic panic=-1 ${KERNEL_CMDLINE_EXTRA:-}"
+	-monitor "unix:$monitor,server=on,wait=off")
 echo "${qemu_cmd[*]}" >"$outdir/qemu-cmdline"
 
 # Whatever stops this script stops QEMU too.
@@ -36,6 +39,16 @@ stop_qemu() {
 trap stop_qemu EXIT
 trap 'stop_qemu; exit 143' TERM
 trap 'stop_qemu; exit 130' INT
+
+# Just before the timeout stops a hung guest: where each of its CPUs is.
+rm -f "$outdir/cpu-state.txt"
+{
+	sleep "$((timeout > 10 ? timeout - 5 : timeout / 2))"
+	"$TOP/scripts/qemu-monitor.py" "$monitor" info registers -a \
+		>"$outdir/cpu-state.txt" 2>&1 || :
+} </dev/null >/dev/null 2>&1 &
+watchdog=$!
+trap 'kill $watchdog 2>/dev/null || :; stop_qemu; rm -f "$monitor"' EXIT
 
 # The status line tells results.py how QEMU ended (124: timed out). In
 # the background, so that a signal runs the traps at once.

@@ -20,6 +20,7 @@ The kernel's own KUnit suites run at boot and print KTAP on the console;
 their cases are reported as "kunit.<suite>.<case>", like ours.
 """
 import json
+import os
 import re
 import sys
 import time
@@ -318,6 +319,9 @@ def stream(arch, outdir):
         json.dump(result, out, indent=1)
     for problem in result["problems"]:
         print(f"  {arch:12} ERROR {problem}")
+    cpu_state = f"{outdir}/cpu-state.txt"
+    if run.qemu_exit in (124, 137) and os.path.exists(cpu_state):
+        print(f"  {arch:12}       its CPUs just before: {cpu_state}")
     return 0 if result["ok"] else 1
 
 
