@@ -43,12 +43,13 @@ trap 'stop_qemu; exit 130' INT
 # Just before the timeout stops a hung guest: where each of its CPUs is.
 rm -f "$outdir/cpu-state.txt"
 {
-	sleep "$((timeout > 10 ? timeout - 5 : timeout / 2))"
-	"$TOP/scripts/qemu-monitor.py" "$monitor" info registers -a \
-		>"$outdir/cpu-state.txt" 2>&1 || :
+	sleep "$((timeout > 10 ? timeout - 5 : timeout / 2))" &&
+		"$TOP/scripts/qemu-monitor.py" "$monitor" info registers -a \
+			>"$outdir/cpu-state.txt" 2>&1
 } </dev/null >/dev/null 2>&1 &
 watchdog=$!
-trap 'kill $watchdog 2>/dev/null || :; stop_qemu; rm -f "$monitor"' EXIT
+# Its sleep first: the watchdog then ends without asking anything.
+trap 'pkill -P $watchdog 2>/dev/null || :; kill $watchdog 2>/dev/null || :; stop_qemu; rm -f "$monitor"' EXIT
 
 # The status line tells results.py how QEMU ended (124: timed out). In
 # the background, so that a signal runs the traps at once.

@@ -3,7 +3,8 @@
 # Checks that the runner fails loudly and cleans up: bad arguments, an
 # unknown ARCH or kernel, a missing package when not root, a full disk, a guest that
 # hangs and a kernel that panics each give a clear error and a non-zero
-# exit, and no QEMU is left running, even when the runner is killed.
+# exit, and no QEMU is left running, even when the runner is killed; a
+# hung guest's registers are kept.
 # Uses the x86_64 build of scripts/run.sh (built here if missing).
 #
 # Usage: scripts/check-runner.sh
@@ -87,6 +88,12 @@ boot() {
 export BOOT_TIMEOUT_OVERRIDE=20 KERNEL_CMDLINE_EXTRA="rdinit=/bin/busybox -- sleep 100000"
 expect_failure hung-guest "the guest hung: QEMU was stopped at the timeout" boot hang
 expect_no_qemu hung-guest
+if grep -q '^RIP=' "$tmp/hang/cpu-state.txt" 2>/dev/null; then
+	say "ok    hung-guest: where its CPU was is in cpu-state.txt"
+else
+	say "FAIL  hung-guest: no registers in $tmp/hang/cpu-state.txt"
+	failed=1
+fi
 # PID 1 exits at once: the kernel panics.
 export KERNEL_CMDLINE_EXTRA="rdinit=/bin/busybox -- false"
 expect_failure panic "Kernel panic - not syncing" boot panic
