@@ -70,7 +70,7 @@ TAGS = {
   (12, 'KST_CASE(maxactive_exhausted);', 4),
  ],
  'test_modules/kst_steps.h': [
-  (14, '/* kst_hold.c: probes held for kprobes/list and kprobes/enabled. */', 14),
+  (14, '/* kst_hold.c: probes held for kprobes/list and kprobes/enabled. */', 15),
   (15, '/* kst_gone.c: a probe on kprobes_selftest_target.ko, which goes away. */', 6),
   (16, '/* kst_optprobe.c: optimized probes, on a module and in kernel text. */', 10),
  ],
@@ -86,8 +86,6 @@ TAGS = {
   (13, ' * KST_EXTABLE_REFUSED: register_kprobe() refuses an instruction that has', 11),
   (13, '', -2),
   (3, '/* The offset of the instruction after the one at @offset in @func. */', 113),
-  (14, ' * Whether register_kprobe() put @kp in an aggregate probe: it does at', 10),
-  (14, '', -2),
   (13, ' * True once the optimizer has put its jump at the address of @kp, which', 34),
   (13, '', -2),
  ],

@@ -101,7 +101,8 @@ TEST_F(kprobes, global_enable_knob)
 /*
  * Setting kprobes/enabled to 1 again leaves a disabled probe unarmed, off
  * the function's entry too, where it is a breakpoint whose handler does
- * not check the flag.
+ * not check the flag: it does not fire, and its breakpoint is not in the
+ * text (which alone shows it where the probe is in an aggregate).
  */
 TEST_F(kprobes, global_knob_leaves_disabled_off_entry)
 {
@@ -113,6 +114,7 @@ TEST_F(kprobes, global_knob_leaves_disabled_off_entry)
 	run_case(_metadata, "call_target");
 	read_hits(_metadata, hits);
 	EXPECT_EQ(0, hits[1]) TH_LOG("setting kprobes/enabled armed a disabled probe");
+	run_case(_metadata, "held_disabled_unarmed");
 }
 
 /*

@@ -12,6 +12,7 @@
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/seq_file.h>
+#include <linux/string.h>
 
 #include "kprobes_selftest.h"
 #include "kst_insn.h"
@@ -60,23 +61,40 @@ int step_hold_kprobe_disabled(const char *arg)
 	return kst_hold(KST_HELD_DISABLED, "kst_target", 0, KPROBE_FLAG_DISABLED);
 }
 
-static bool kst_alone(const struct kprobe *kp)
-{
-	return !kst_aggregated(kp);
-}
+/* The instruction under hold_kprobe_disabled_inner's probe, as it was. */
+static unsigned long kst_inner_addr;
+static u8 kst_inner_text[sizeof(kprobe_opcode_t)];
 
-/*
- * Off the entry, where a probe is a breakpoint on every architecture, and
- * where the optimizer does not take it: its own handlers run on a hit,
- * not those of an aggregate, which would skip it while disabled.
- */
+/* Off the entry, where a probe is a breakpoint on every architecture. */
 int step_hold_kprobe_disabled_inner(const char *arg)
 {
-	int offset = kst_find_offset("kst_target", kst_target, kst_alone);
+	int offset = kst_inner_offset("kst_target", kst_target);
 
 	if (offset < 0)
 		return kst_fail("no probe-able instruction in kst_target: %d", offset);
+	kst_inner_addr = kst_code_addr(kst_target) + offset;
+	memcpy(kst_inner_text, (void *)kst_inner_addr, sizeof(kst_inner_text));
 	return kst_hold(KST_HELD_DISABLED, "kst_target", offset, KPROBE_FLAG_DISABLED);
+}
+
+/*
+ * Passes while the text under hold_kprobe_disabled_inner's probe is the
+ * instruction, not a breakpoint. Where the optimizer can take the
+ * instruction, register_kprobe() puts the probe in an aggregate at once,
+ * whose handler skips it while disabled: there the text alone shows
+ * whether it is armed.
+ */
+int step_held_disabled_unarmed(const char *arg)
+{
+	const struct kprobe *kp = &kst_held[KST_HELD_DISABLED];
+
+	if (!kst_held_registered[KST_HELD_DISABLED] ||
+	    kst_code_addr(kp->addr) != kst_inner_addr)
+		return kst_fail("hold_kprobe_disabled_inner first");
+	if (memcmp((void *)kst_inner_addr, kst_inner_text, sizeof(kst_inner_text)))
+		return kst_fail("the disabled probe at %pS is armed: the text there changed",
+				kp->addr);
+	return 0;
 }
 
 int step_enable_held_disabled(const char *arg)

@@ -245,17 +245,6 @@ static inline int kst_inner_offset(const char *symbol, const void *func)
 }
 
 /*
- * Whether register_kprobe() put @kp in an aggregate probe: it does at
- * once for a probe that the optimizer can take, disabled or not. The
- * breakpoint is then the aggregate's, whose handler skips a disabled
- * probe.
- */
-static inline bool kst_aggregated(const struct kprobe *kp)
-{
-	return !list_empty(&kp->list);
-}
-
-/*
  * True once the optimizer has put its jump at the address of @kp, which
  * kprobes/list does not tell: it shows [OPTIMIZED] from when the probe is
  * queued for optimization. On ARM and powerpc the jump is a branch.

@@ -208,6 +208,18 @@ static bool kst_core_opt_restored(void)
 }
 
 /*
+ * register_kprobe() wraps a probe that the optimizer can take in an
+ * optimized_kprobe at once, disabled or not, which links the probe into
+ * that one's list. Which instructions it takes differs: 6.1's x86
+ * can_boost() copies no shift (Grp2), which _bcd2bin()'s second and third
+ * instructions are there, and 6.12's does.
+ */
+static bool kst_optimizable(const struct kprobe *kp)
+{
+	return !list_empty(&kp->list);
+}
+
+/*
  * Calls _bcd2bin() under its optimized probe: each call must return what
  * it returns unprobed, and go through the jump to the pre_handler, which
  * must see the instruction pointer of a hit.
@@ -239,9 +251,7 @@ static int kst_core_opt_calls(void)
 /*
  * Registers a kprobe inside _bcd2bin(), waits until it is optimized and
  * calls the function. Leaves the probe registered for user space to find
- * in kprobes/list. Which instruction is the first the optimizer takes
- * differs: 6.1's x86 can_boost() copies no shift (Grp2), which
- * _bcd2bin()'s second and third instructions are there, and 6.12's does.
+ * in kprobes/list.
  */
 int step_hold_core_optprobe(const char *arg)
 {
@@ -254,7 +264,7 @@ int step_hold_core_optprobe(const char *arg)
 	size = kst_func_size(_bcd2bin);
 	if (size < 0)
 		return kst_fail("no size for _bcd2bin: %d", size);
-	offset = kst_find_offset("_bcd2bin", _bcd2bin, kst_aggregated);
+	offset = kst_find_offset("_bcd2bin", _bcd2bin, kst_optimizable);
 	if (offset < 0)
 		return kst_fail("no instruction of _bcd2bin is optimized: %d", offset);
 	kst_core_opt_len = min_t(int, size, sizeof(kst_core_opt_code));

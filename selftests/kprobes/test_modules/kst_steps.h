@@ -18,6 +18,7 @@ KST_PART(hold);
 KST_STEP(hold_kprobe);
 KST_STEP(hold_kprobe_disabled);
 KST_STEP(hold_kprobe_disabled_inner);
+KST_STEP(held_disabled_unarmed);
 KST_STEP(enable_held_disabled);
 KST_STEP(disable_held);
 KST_STEP(kprobes_on_ftrace);
