@@ -71,8 +71,8 @@ TAGS = {
  ],
  'test_modules/kst_steps.h': [
   (14, '/* kst_hold.c: probes held for kprobes/list and kprobes/enabled. */', 15),
-  (15, '/* kst_gone.c: a probe on kprobes_selftest_target.ko, which goes away. */', 6),
-  (16, '/* kst_optprobe.c: optimized probes, on a module and in kernel text. */', 10),
+  (15, '/* kst_gone.c: a probe on kprobes_selftest_target.ko, which goes away. */', 7),
+  (16, '/* kst_optprobe.c: optimized probes, on a module and in kernel text. */', 11),
  ],
  'test_modules/kst_insn.h': [
   (13, '#include <linux/delay.h>', 1),

@@ -9,7 +9,7 @@
  * of test_modules/kprobes_selftest.ko, the probes on
  * test_modules/kprobes_selftest_target.ko.
  *
- * One more case probes _bcd2bin(), in kernel text, where every
+ * Two more cases probe _bcd2bin(), in kernel text, where every
  * architecture with optprobes optimizes: powerpc does not in modules.
  *
  * The cases skip where kprobes are not optimized (no CONFIG_OPTPROBES,
@@ -117,6 +117,27 @@ TEST_F(optprobe, core_kernel_hit_per_call)
 		usleep(100000);
 	EXPECT_FALSE(find_in_kprobes_list(CORE_OPT_TARGET, line, sizeof(line)))
 		TH_LOG("left in " KPROBES_LIST ": %s", line);
+}
+
+/*
+ * A probe with a post_handler on the address of an optimized probe in
+ * kernel text unoptimizes it at once: each call runs the post_handler.
+ */
+TEST_F(optprobe, core_kernel_post_handler_unoptimizes)
+{
+	char knob[8], verdict[512], line[512];
+
+	if (read_file(OPTIMIZATION, knob, sizeof(knob)) > 0 && knob[0] == '0')
+		SKIP(return, "%s is 0: kprobes are not optimized", OPTIMIZATION);
+	run_command(_metadata, "hold_core_optprobe", verdict, sizeof(verdict));
+	if (!strncmp(verdict, "skip: ", 6))
+		SKIP(return, "%s", verdict + 6);
+	ASSERT_STREQ("pass", verdict);
+	run_case(_metadata, "core_optprobe_add_post_handler");
+	ASSERT_TRUE(find_in_kprobes_list(CORE_OPT_TARGET, line, sizeof(line)))
+		TH_LOG("the probes are not in " KPROBES_LIST);
+	EXPECT_EQ(NULL, strstr(line, "[OPTIMIZED]")) TH_LOG("%s", line);
+	run_case(_metadata, "unregister_core_optprobe");
 }
 
 /* kprobes/list shows an optimized probe with [OPTIMIZED]. */

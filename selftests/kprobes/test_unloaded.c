@@ -24,15 +24,19 @@ FIXTURE_TEARDOWN(kprobes)
 	teardown_kprobes(_metadata, self->knob);
 }
 
-/* A probe on a module that goes away is [GONE], inert and unregisterable. */
-TEST_F(kprobes, probe_on_unloaded_module)
+/*
+ * A probe on a module that goes away, registered by the step @hold, is
+ * [GONE], inert and unregisterable.
+ */
+static void check_probe_on_unloaded_module(struct __test_metadata *_metadata,
+					   const char *hold)
 {
 	char line[512], addr[32];
 	int ret;
 
 	ret = load_test_module(TARGET_MODULE, "");
 	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TARGET_MODULE, strerror(-ret));
-	run_case(_metadata, "hold_kprobe_gone");
+	run_case(_metadata, hold);
 	ASSERT_TRUE(find_held_in_kprobes_list(_metadata, "gone", 'k', line, sizeof(line)))
 		TH_LOG("the probe on %s is not listed", TARGET_MODULE);
 	/* Once the module is gone the line shows only the address. */
@@ -48,6 +52,20 @@ TEST_F(kprobes, probe_on_unloaded_module)
 	run_case(_metadata, "release");
 	EXPECT_FALSE(find_in_kprobes_list(addr, line, sizeof(line)))
 		TH_LOG("still listed after unregistering: %s", line);
+}
+
+TEST_F(kprobes, probe_on_unloaded_module)
+{
+	check_probe_on_unloaded_module(_metadata, "hold_kprobe_gone");
+}
+
+/*
+ * The same off the function's entry, where the probe is a breakpoint on
+ * every architecture, not an ftrace site.
+ */
+TEST_F(kprobes, probe_off_entry_on_unloaded_module)
+{
+	check_probe_on_unloaded_module(_metadata, "hold_kprobe_gone_off_entry");
 }
 
 /*

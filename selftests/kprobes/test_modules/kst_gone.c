@@ -8,11 +8,13 @@
  */
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
+#include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/seq_file.h>
 
 #include "kprobes_selftest.h"
+#include "kst_insn.h"
 
 static atomic_t kst_gone_hits;
 
@@ -30,7 +32,7 @@ static struct kprobe kst_gone[KST_NR_GONE] = {
 
 static bool kst_gone_registered[KST_NR_GONE];
 
-static int kst_hold_gone(int which)
+static int kst_hold_gone(int which, unsigned int offset)
 {
 	int ret;
 
@@ -40,22 +42,42 @@ static int kst_hold_gone(int which)
 		return kst_fail("hold_kprobe_gone first");
 	if (!which)
 		atomic_set(&kst_gone_hits, 0);
-	kst_init_kprobe(&kst_gone[which], "kst_gone_target", 0);
+	kst_init_kprobe(&kst_gone[which], "kst_gone_target", offset);
 	ret = register_kprobe(&kst_gone[which]);
 	if (ret)
-		return kst_fail("register_kprobe(%s) returned %d", "kst_gone_target", ret);
+		return kst_fail("register_kprobe(%s+%u) returned %d", "kst_gone_target",
+				offset, ret);
 	kst_gone_registered[which] = true;
 	return 0;
 }
 
 int step_hold_kprobe_gone(const char *arg)
 {
-	return kst_hold_gone(0);
+	return kst_hold_gone(0, 0);
 }
 
 int step_hold_second_kprobe_gone(const char *arg)
 {
-	return kst_hold_gone(1);
+	return kst_hold_gone(1, 0);
+}
+
+/*
+ * Off the entry, which is an ftrace site on some architectures: there the
+ * probe is a breakpoint everywhere, which enabling it would write into
+ * the module's freed text.
+ */
+int step_hold_kprobe_gone_off_entry(const char *arg)
+{
+	void *func = kst_entry_addr("kst_gone_target");
+	int offset;
+
+	if (IS_ERR(func))
+		return kst_fail("kst_gone_target: %ld; load %s first",
+				PTR_ERR(func), "kprobes_selftest_target");
+	offset = kst_inner_offset("kst_gone_target", kst_func_start(func));
+	if (offset < 0)
+		return kst_fail("no probe-able instruction in kst_gone_target: %d", offset);
+	return kst_hold_gone(0, offset);
 }
 
 int step_enable_gone(const char *arg)

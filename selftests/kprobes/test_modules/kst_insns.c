@@ -3,7 +3,8 @@
  * kst_insns.c - kprobes on the instructions an architecture does not
  * single-step as they are: those it simulates (branches, PC-relative
  * loads and addresses) and those it refuses. Each architecture lists its
- * own in kst_insns_<arch>.S (struct kst_insn).
+ * own in kst_insns_<arch>.S (struct kst_insn). Each is also hit from
+ * another probe's handler, where the probe only counts a miss.
  */
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
@@ -13,6 +14,53 @@
 #include "kprobes_selftest.h"
 #include "kst_insns.h"
 
+/*
+ * A probe on kst_nesting_target() whose pre_handler runs the function of
+ * kst_nested_insn: a probe there is hit from a handler, so it only counts
+ * a miss, and the instruction does what it does unprobed there.
+ */
+static const struct kst_insn *kst_nested_insn;
+static long kst_nested_value, kst_nesting_zero;
+
+static noinline long kst_nesting_target(long value)
+{
+	return value + READ_ONCE(kst_nesting_zero);
+}
+
+static int kst_nesting_pre_handler(struct kprobe *kp, struct pt_regs *regs)
+{
+	kst_nested_value = kst_call(kst_nested_insn->func, kst_nested_insn->arg);
+	return 0;
+}
+
+static struct kprobe kst_nesting = {
+	.pre_handler = kst_nesting_pre_handler,
+};
+
+/* What the function of @insn returns, run from kst_nesting's handler. */
+static long kst_call_nested(const struct kst_insn *insn)
+{
+	kst_nested_insn = insn;
+	kst_nested_value = LONG_MIN;
+	kst_call(kst_nesting_target, 0);
+	return kst_nested_value;
+}
+
+/* The refused ones are never run: some would trap. */
+static int kst_check_insn_refused(const struct kst_insn *insn)
+{
+	struct kprobe kp = { .addr = (kprobe_opcode_t *)insn->addr };
+	int ret;
+
+	ret = register_kprobe(&kp);
+	if (!ret)
+		unregister_kprobe(&kp);
+	if (ret != insn->error)
+		return kst_fail("%s: register_kprobe() returned %d, expected %ld",
+				insn->name, ret, insn->error);
+	return 0;
+}
+
 static int kst_check_insn(const struct kst_insn *insn)
 {
 	long (*func)(long value) = insn->func;
@@ -21,21 +69,16 @@ static int kst_check_insn(const struct kst_insn *insn)
 		.pre_handler = kst_pre_handler,
 		.post_handler = kst_post_handler,
 	};
-	int ret, pre, post, next;
-	unsigned long ip;
+	int ret, pre, post, next, nested_runs;
+	long value, nested_expected, nested;
+	unsigned long ip, nmissed;
 	bool irqs_off;
-	long value;
 
+	if (insn->error)
+		return kst_check_insn_refused(insn);
 	kst_reset_counts();
+	nested_expected = kst_call_nested(insn);
 	ret = register_kprobe(&kp);
-	if (insn->error) {
-		if (!ret)
-			unregister_kprobe(&kp);
-		if (ret != insn->error)
-			return kst_fail("%s: register_kprobe() returned %d, expected %ld",
-					insn->name, ret, insn->error);
-		return 0;
-	}
 	if (ret)
 		return kst_fail("%s: register_kprobe() returned %d", insn->name, ret);
 	value = kst_call(func, insn->arg);
@@ -49,6 +92,10 @@ static int kst_check_insn(const struct kst_insn *insn)
 	 */
 	kst_call(kst_target, 0);
 	next = atomic_read(&pre_hits) - pre;
+	nested = kst_call_nested(insn);
+	nested_runs = atomic_read(&pre_hits) - pre - next +
+		      atomic_read(&post_hits) - post;
+	nmissed = kp.nmissed;
 	unregister_kprobe(&kp);
 
 	if (irqs_off) {
@@ -68,6 +115,12 @@ static int kst_check_insn(const struct kst_insn *insn)
 	if (insn->hits && ip != kst_expected_ip(&kp))
 		return kst_fail("%s: pre_handler saw ip %pS, expected %pS",
 				insn->name, (void *)ip, (void *)kst_expected_ip(&kp));
+	if (nested_runs || nmissed != insn->hits)
+		return kst_fail("%s hit from a handler: its handlers ran %d times, nmissed %lu, expected 0, %ld",
+				insn->name, nested_runs, nmissed, insn->hits);
+	if (nested != nested_expected)
+		return kst_fail("%s hit from a handler: the function returned %ld, expected %ld",
+				insn->name, nested, nested_expected);
 	return 0;
 }
 
@@ -85,11 +138,18 @@ int case_kprobe_insns(void)
 	ret = register_kprobe(&kst_kprobe2);
 	if (ret)
 		return kst_fail("register_kprobe(kst_target) returned %d", ret);
+	kst_init_kprobe(&kst_nesting, "kst_nesting_target", 0);
+	ret = register_kprobe(&kst_nesting);
+	if (ret) {
+		unregister_kprobe(&kst_kprobe2);
+		return kst_fail("register_kprobe(kst_nesting_target) returned %d", ret);
+	}
 	for (i = 0; i < kst_nr_insns; i++) {
 		ret = kst_check_insn(&kst_insns[i]);
 		if (ret)
 			break;
 	}
+	unregister_kprobe(&kst_nesting);
 	unregister_kprobe(&kst_kprobe2);
 	return ret;
 }

@@ -2,7 +2,7 @@
 /*
  * kst_insns_arm.S - instructions 32-bit ARM kprobes simulate or emulate
  * (probes/decode-arm.c, probes/kprobes/actions-thumb.c), conditional
- * ones, and one they refuse, each in a function of its own:
+ * ones, and two they refuse, each in a function of its own:
  * long f(long value). A32 code on an ARM kernel, Thumb code on a
  * Thumb-2 kernel.
  */
@@ -37,10 +37,15 @@ SYM_FUNC_START(kst_insn_cond)
 	bx	lr
 SYM_FUNC_END(kst_insn_cond)
 
-/* Never run: what follows bx lr is only probed. */
+/*
+ * Never run: what follows bx lr is only probed. A store at sp plus a
+ * register may write where the breakpoint handler's frame goes.
+ */
 SYM_FUNC_START(kst_insn_refused)
 	bx	lr
 .Lsvc:	svc	#0
+.Lstr_sp_reg:
+	str	r0, [sp, r1]
 SYM_FUNC_END(kst_insn_refused)
 #else
 	.text
@@ -90,6 +95,7 @@ SYM_FUNC_END(kst_insn_push_lr)
 	kst_insn "addeq, condition passes", kst_insn_cond, .Laddeq, 0, 100
 	kst_insn "addeq, condition fails", kst_insn_cond, .Laddeq, 5, 6, 0
 	kst_insn "svc", kst_insn_refused, .Lsvc, 0, 0, 0, -22
+	kst_insn "str r0, [sp, r1]", kst_insn_refused, .Lstr_sp_reg, 0, 0, 0, -22
 #else
 	kst_insn "push {r4, lr}", kst_insn_push_r4, .Lpush_r4_lr, 1, 2
 	kst_insn "push {r4}", kst_insn_push_r4, .Lpush_r4, 1, 2

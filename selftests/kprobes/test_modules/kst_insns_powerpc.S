@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kst_insns_powerpc.S - instructions powerpc kprobes emulate rather than
- * single-step (emulate_step(), lib/sstep.c), and some they refuse
- * (can_single_step(), asm/probes.h), each in a function of its own:
- * long f(long value). An emulation that goes wrong returns another
- * value, without crashing where it can. None of them needs the TOC.
+ * single-step (emulate_step(), lib/sstep.c), one they single-step, and
+ * some they refuse (can_single_step(), asm/probes.h), each in a function
+ * of its own: long f(long value). An emulation that goes wrong returns
+ * another value, without crashing where it can. None of them needs the
+ * TOC.
  */
 #include <asm/ppc_asm.h>
+#include <asm/reg.h>
 
 #include "kst_insns_table.S"
 
@@ -79,6 +81,21 @@ SYM_FUNC_START(kst_insn_bcl)
 	blr
 SYM_FUNC_END(kst_insn_bcl)
 
+/*
+ * emulate_step() leaves mfspr of an SPR other than XER, LR and CTR to a
+ * single-step in the slot. A second read, unprobed, checks that the
+ * first one's result came back from the slot (+ 0), as did the nip.
+ */
+SYM_FUNC_START(kst_insn_mfspr)
+.Lmfspr:
+	mfspr	r4, SPRN_PVR
+	mfspr	r5, SPRN_PVR
+	subf	r4, r4, r5
+	add	r3, r3, r4
+	addi	r3, r3, 1
+	blr
+SYM_FUNC_END(kst_insn_mfspr)
+
 /* Never run: what follows blr is only probed. */
 SYM_FUNC_START(kst_insn_refused)
 	blr
@@ -97,6 +114,7 @@ SYM_FUNC_END(kst_insn_refused)
 	kst_insn "beq not taken", kst_insn_beq, .Lbeq, 5, 105
 	kst_insn "bdnz", kst_insn_bdnz, .Lbdnz, 1, 21, 2
 	kst_insn "bcl 20,31", kst_insn_bcl, .Lbcl, 7, 15
+	kst_insn "mfspr (single-stepped)", kst_insn_mfspr, .Lmfspr, 1, 2
 	kst_insn "sc", kst_insn_refused, .Lsc, 0, 0, 0, -22
 	kst_insn "trap", kst_insn_refused, .Ltrap, 0, 0, 0, -22
 	kst_insn "rfid", kst_insn_refused, .Lrfid, 0, 0, 0, -22

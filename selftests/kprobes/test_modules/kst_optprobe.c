@@ -186,6 +186,9 @@ int step_optprobe_reregister(const char *arg)
  */
 static struct kprobe kst_core_opt;
 static bool kst_core_opt_registered;
+/* A probe with a post_handler, added on kst_core_opt's address. */
+static struct kprobe kst_core_post;
+static bool kst_core_post_registered;
 /* The function's code as it was before the probe. */
 static u8 kst_core_opt_code[64];
 static int kst_core_opt_len;
@@ -197,6 +200,9 @@ static const struct {
 
 static void kst_core_opt_unregister(void)
 {
+	if (kst_core_post_registered)
+		unregister_kprobe(&kst_core_post);
+	kst_core_post_registered = false;
 	if (kst_core_opt_registered)
 		unregister_kprobe(&kst_core_opt);
 	kst_core_opt_registered = false;
@@ -290,7 +296,49 @@ int step_hold_core_optprobe(const char *arg)
 }
 
 /*
- * Unregisters the probe on _bcd2bin(): once the optimizer has run, its
+ * Adds a probe with a post_handler on the address of the optimized probe
+ * in _bcd2bin(). An optimized probe runs no post_handler, so the jump
+ * must go at once, and each call must then run both pre_handlers and
+ * the post_handler. User space checks kprobes/list.
+ */
+int step_core_optprobe_add_post_handler(const char *arg)
+{
+	int i, pre, post, ret, calls = ARRAY_SIZE(kst_bcd);
+	unsigned int bin;
+
+	if (!kst_core_opt_registered)
+		return kst_fail("hold_core_optprobe first");
+	if (kst_core_post_registered)
+		return kst_fail("already added");
+	memset(&kst_core_post, 0, sizeof(kst_core_post));
+	kst_core_post.addr = kst_core_opt.addr;
+	kst_core_post.pre_handler = kst_task_pre_handler;
+	kst_core_post.post_handler = kst_post_handler;
+	ret = register_kprobe(&kst_core_post);
+	if (ret)
+		return kst_fail("register_kprobe(_bcd2bin+%u, post_handler) returned %d",
+				kst_core_opt.offset, ret);
+	kst_core_post_registered = true;
+	if (kst_jump_optimized(&kst_core_opt))
+		return kst_fail("_bcd2bin+%u still jumps to the optimized probe",
+				kst_core_opt.offset);
+	kst_reset_counts();
+	for (i = 0; i < calls; i++) {
+		bin = kst_call(_bcd2bin, kst_bcd[i].bcd);
+		if (bin != kst_bcd[i].bin)
+			return kst_fail("_bcd2bin(%#x) returned %u, expected %u",
+					kst_bcd[i].bcd, bin, kst_bcd[i].bin);
+	}
+	pre = atomic_read(&pre_hits);
+	post = atomic_read(&post_hits);
+	if (pre != 2 * calls || post != calls)
+		return kst_fail("%d calls of _bcd2bin: the pre_handlers ran %d times, the post_handler %d, expected %d, %d",
+				calls, pre, post, 2 * calls, calls);
+	return 0;
+}
+
+/*
+ * Unregisters the probes on _bcd2bin(): once the optimizer has run, its
  * code must be what it was, and a call must not reach the pre_handler.
  */
 int step_unregister_core_optprobe(const char *arg)

@@ -32,6 +32,7 @@ KST_STEP_ARG(blacklisted_symbol);
 KST_PART(gone);
 KST_STEP(hold_kprobe_gone);
 KST_STEP(hold_second_kprobe_gone);
+KST_STEP(hold_kprobe_gone_off_entry);
 KST_STEP(enable_gone);
 
 /* kst_optprobe.c: optimized probes, on a module and in kernel text. */
@@ -42,6 +43,7 @@ KST_STEP(optprobe_add_post_handler);
 KST_STEP(optprobe_force_release);
 KST_STEP(optprobe_reregister);
 KST_STEP(hold_core_optprobe);
+KST_STEP(core_optprobe_add_post_handler);
 KST_STEP(unregister_core_optprobe);
 
 #undef KST_STEP
