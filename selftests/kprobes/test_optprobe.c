@@ -93,6 +93,20 @@ static bool hold_optimized(struct __test_metadata *_metadata, const char *rcu_ex
 	return true;
 }
 
+/* The optimized kprobe inside _bcd2bin(), in kernel text. */
+static bool hold_core_optimized(struct __test_metadata *_metadata)
+{
+	char knob[8], verdict[512];
+
+	if (read_file(OPTIMIZATION, knob, sizeof(knob)) > 0 && knob[0] == '0')
+		SKIP(return false, "%s is 0: kprobes are not optimized", OPTIMIZATION);
+	run_command(_metadata, "hold_core_optprobe", verdict, sizeof(verdict));
+	if (!strncmp(verdict, "skip: ", 6))
+		SKIP(return false, "%s", verdict + 6);
+	ASSERT_STREQ("pass", verdict);
+	return true;
+}
+
 /*
  * An optimized kprobe inside a core-kernel function: its pre_handler runs
  * once per call, the function returns what it did, and once the probe is
@@ -100,15 +114,11 @@ static bool hold_optimized(struct __test_metadata *_metadata, const char *rcu_ex
  */
 TEST_F(optprobe, core_kernel_hit_per_call)
 {
-	char knob[8], verdict[512], line[512];
+	char line[512];
 	int i;
 
-	if (read_file(OPTIMIZATION, knob, sizeof(knob)) > 0 && knob[0] == '0')
-		SKIP(return, "%s is 0: kprobes are not optimized", OPTIMIZATION);
-	run_command(_metadata, "hold_core_optprobe", verdict, sizeof(verdict));
-	if (!strncmp(verdict, "skip: ", 6))
-		SKIP(return, "%s", verdict + 6);
-	ASSERT_STREQ("pass", verdict);
+	if (!hold_core_optimized(_metadata))
+		return;
 	ASSERT_TRUE(find_in_kprobes_list(CORE_OPT_TARGET, line, sizeof(line)))
 		TH_LOG("the optimized probe is not in " KPROBES_LIST);
 	EXPECT_NE(NULL, strstr(line, "[OPTIMIZED]")) TH_LOG("%s", line);
@@ -125,14 +135,10 @@ TEST_F(optprobe, core_kernel_hit_per_call)
  */
 TEST_F(optprobe, core_kernel_post_handler_unoptimizes)
 {
-	char knob[8], verdict[512], line[512];
+	char line[512];
 
-	if (read_file(OPTIMIZATION, knob, sizeof(knob)) > 0 && knob[0] == '0')
-		SKIP(return, "%s is 0: kprobes are not optimized", OPTIMIZATION);
-	run_command(_metadata, "hold_core_optprobe", verdict, sizeof(verdict));
-	if (!strncmp(verdict, "skip: ", 6))
-		SKIP(return, "%s", verdict + 6);
-	ASSERT_STREQ("pass", verdict);
+	if (!hold_core_optimized(_metadata))
+		return;
 	run_case(_metadata, "core_optprobe_add_post_handler");
 	ASSERT_TRUE(find_in_kprobes_list(CORE_OPT_TARGET, line, sizeof(line)))
 		TH_LOG("the probes are not in " KPROBES_LIST);

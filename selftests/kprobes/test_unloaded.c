@@ -60,8 +60,8 @@ TEST_F(kprobes, probe_on_unloaded_module)
 }
 
 /*
- * The same off the function's entry, where the probe is a breakpoint on
- * every architecture, not an ftrace site.
+ * The same off a function's entry, where the probe is a breakpoint or an
+ * optimized jump on every architecture, not an ftrace site.
  */
 TEST_F(kprobes, probe_off_entry_on_unloaded_module)
 {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kst_gone.c - probes held on kprobes_selftest_target.ko's
- * kst_gone_target(), which user space unloads under them: each probe is
- * then [GONE] in kprobes/list, never fires and refuses enable_kprobe().
+ * kst_gone_target(), or inside kst_gone_opt_target(), which user space
+ * unloads under them: each probe is then [GONE] in kprobes/list, never
+ * fires and refuses enable_kprobe().
  * A second probe on the address makes them an aggregate probe. "gone"
  * reads where each is, a line each, as kst_hold.c's "held" does.
  */
@@ -32,7 +33,7 @@ static struct kprobe kst_gone[KST_NR_GONE] = {
 
 static bool kst_gone_registered[KST_NR_GONE];
 
-static int kst_hold_gone(int which, unsigned int offset)
+static int kst_hold_gone(int which, const char *symbol, unsigned int offset)
 {
 	int ret;
 
@@ -42,42 +43,43 @@ static int kst_hold_gone(int which, unsigned int offset)
 		return kst_fail("hold_kprobe_gone first");
 	if (!which)
 		atomic_set(&kst_gone_hits, 0);
-	kst_init_kprobe(&kst_gone[which], "kst_gone_target", offset);
+	kst_init_kprobe(&kst_gone[which], symbol, offset);
 	ret = register_kprobe(&kst_gone[which]);
 	if (ret)
-		return kst_fail("register_kprobe(%s+%u) returned %d", "kst_gone_target",
-				offset, ret);
+		return kst_fail("register_kprobe(%s+%u) returned %d", symbol, offset, ret);
 	kst_gone_registered[which] = true;
 	return 0;
 }
 
 int step_hold_kprobe_gone(const char *arg)
 {
-	return kst_hold_gone(0, 0);
+	return kst_hold_gone(0, "kst_gone_target", 0);
 }
 
 int step_hold_second_kprobe_gone(const char *arg)
 {
-	return kst_hold_gone(1, 0);
+	return kst_hold_gone(1, "kst_gone_target", 0);
 }
 
 /*
  * Off the entry, which is an ftrace site on some architectures: there the
- * probe is a breakpoint everywhere, which enabling it would write into
- * the module's freed text.
+ * probe is a breakpoint or a jump everywhere, which enabling it would
+ * write into the module's freed text. kst_gone_target() is too short for
+ * that on MIPS: after its entry, only the delay slot of its return.
  */
 int step_hold_kprobe_gone_off_entry(const char *arg)
 {
-	void *func = kst_entry_addr("kst_gone_target");
+	const char *symbol = "kst_gone_opt_target";
+	void *func = kst_entry_addr(symbol);
 	int offset;
 
 	if (IS_ERR(func))
-		return kst_fail("kst_gone_target: %ld; load %s first",
-				PTR_ERR(func), "kprobes_selftest_target");
-	offset = kst_inner_offset("kst_gone_target", kst_func_start(func));
+		return kst_fail("%s: %ld; load %s first", symbol, PTR_ERR(func),
+				"kprobes_selftest_target");
+	offset = kst_inner_offset(symbol, kst_func_start(func));
 	if (offset < 0)
-		return kst_fail("no probe-able instruction in kst_gone_target: %d", offset);
-	return kst_hold_gone(0, offset);
+		return kst_fail("no probe-able instruction in %s: %d", symbol, offset);
+	return kst_hold_gone(0, symbol, offset);
 }
 
 int step_enable_gone(const char *arg)

@@ -225,6 +225,21 @@ static bool kst_optimizable(const struct kprobe *kp)
 	return !list_empty(&kp->list);
 }
 
+/* Calls _bcd2bin() on each of kst_bcd: it must return what it does unprobed. */
+static int kst_call_bcd2bin(void)
+{
+	unsigned int bin;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(kst_bcd); i++) {
+		bin = kst_call(_bcd2bin, kst_bcd[i].bcd);
+		if (bin != kst_bcd[i].bin)
+			return kst_fail("_bcd2bin(%#x) returned %u, expected %u",
+					kst_bcd[i].bcd, bin, kst_bcd[i].bin);
+	}
+	return 0;
+}
+
 /*
  * Calls _bcd2bin() under its optimized probe: each call must return what
  * it returns unprobed, and go through the jump to the pre_handler, which
@@ -233,15 +248,12 @@ static bool kst_optimizable(const struct kprobe *kp)
 static int kst_core_opt_calls(void)
 {
 	unsigned long expected = kst_expected_ip(&kst_core_opt);
-	int i, hits, calls = ARRAY_SIZE(kst_bcd);
-	unsigned int bin;
+	int hits, calls = ARRAY_SIZE(kst_bcd);
+	int ret;
 
-	for (i = 0; i < calls; i++) {
-		bin = kst_call(_bcd2bin, kst_bcd[i].bcd);
-		if (bin != kst_bcd[i].bin)
-			return kst_fail("_bcd2bin(%#x) returned %u, expected %u",
-					kst_bcd[i].bcd, bin, kst_bcd[i].bin);
-	}
+	ret = kst_call_bcd2bin();
+	if (ret)
+		return ret;
 	hits = atomic_read(&pre_hits);
 	if (hits != calls)
 		return kst_fail("%d calls of _bcd2bin: pre_handler ran %d times", calls, hits);
@@ -303,8 +315,7 @@ int step_hold_core_optprobe(const char *arg)
  */
 int step_core_optprobe_add_post_handler(const char *arg)
 {
-	int i, pre, post, ret, calls = ARRAY_SIZE(kst_bcd);
-	unsigned int bin;
+	int pre, post, ret, calls = ARRAY_SIZE(kst_bcd);
 
 	if (!kst_core_opt_registered)
 		return kst_fail("hold_core_optprobe first");
@@ -323,12 +334,9 @@ int step_core_optprobe_add_post_handler(const char *arg)
 		return kst_fail("_bcd2bin+%u still jumps to the optimized probe",
 				kst_core_opt.offset);
 	kst_reset_counts();
-	for (i = 0; i < calls; i++) {
-		bin = kst_call(_bcd2bin, kst_bcd[i].bcd);
-		if (bin != kst_bcd[i].bin)
-			return kst_fail("_bcd2bin(%#x) returned %u, expected %u",
-					kst_bcd[i].bcd, bin, kst_bcd[i].bin);
-	}
+	ret = kst_call_bcd2bin();
+	if (ret)
+		return ret;
 	pre = atomic_read(&pre_hits);
 	post = atomic_read(&post_hits);
 	if (pre != 2 * calls || post != calls)
