@@ -91,7 +91,7 @@ TAGS = {
  ],
  'README': [
   (2, 'kprobes selftests', 10000),
-  (4, 'An instruction that an architecture simulates, emulates or refuses is a', 10),
+  (4, 'An instruction that an architecture simulates, emulates or refuses is a', 12),
   (14, '  test_debugfs   the "kprobes.*" cases that check what user space sees in', 4),
   (15, '  test_unloaded  kprobes.*_on_unloaded_module: one or two probes on', 3),
   (16, '  test_optprobe  the "optprobe.*" cases catch an optimized kprobe before', 5),
