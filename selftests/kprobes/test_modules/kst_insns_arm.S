@@ -87,6 +87,13 @@ SYM_FUNC_START(kst_insn_push_lr)
 .Lpop_pc:
 	pop.n	{pc}
 SYM_FUNC_END(kst_insn_push_lr)
+
+/* Never run: what follows bx lr is only probed. */
+	.thumb_func
+SYM_FUNC_START(kst_insn_refused)
+	bx	lr
+.Lsvc:	svc	#0
+SYM_FUNC_END(kst_insn_refused)
 #endif
 
 	kst_insns_start
@@ -103,5 +110,6 @@ SYM_FUNC_END(kst_insn_push_lr)
 	kst_insn "pop {r4, pc}", kst_insn_push_r4, .Lpop_r4_pc, 1, 2
 	kst_insn "push {lr}", kst_insn_push_lr, .Lpush_lr, 1, 2
 	kst_insn "pop {pc}", kst_insn_push_lr, .Lpop_pc, 1, 2
+	kst_insn "svc", kst_insn_refused, .Lsvc, 0, 0, 0, -22
 #endif
 	kst_insns_end
