@@ -88,6 +88,20 @@ SYM_FUNC_START(kst_insn_push_lr)
 	pop.n	{pc}
 SYM_FUNC_END(kst_insn_push_lr)
 
+/*
+ * In an IT block exactly one of the two executes: a Thumb breakpoint has
+ * no condition, so the handler must check the block's condition.
+ */
+	.thumb_func
+SYM_FUNC_START(kst_insn_it)
+	cmp	r0, #0
+	ite	eq
+.Laddeq_it:
+	addeq	r0, r0, #100
+	addne	r0, r0, #1
+	bx	lr
+SYM_FUNC_END(kst_insn_it)
+
 /* Never run: what follows bx lr is only probed. */
 	.thumb_func
 SYM_FUNC_START(kst_insn_refused)
@@ -110,6 +124,8 @@ SYM_FUNC_END(kst_insn_refused)
 	kst_insn "pop {r4, pc}", kst_insn_push_r4, .Lpop_r4_pc, 1, 2
 	kst_insn "push {lr}", kst_insn_push_lr, .Lpush_lr, 1, 2
 	kst_insn "pop {pc}", kst_insn_push_lr, .Lpop_pc, 1, 2
+	kst_insn "addeq in an IT block, condition passes", kst_insn_it, .Laddeq_it, 0, 100
+	kst_insn "addeq in an IT block, condition fails", kst_insn_it, .Laddeq_it, 5, 6, 0
 	kst_insn "svc", kst_insn_refused, .Lsvc, 0, 0, 0, -22
 #endif
 	kst_insns_end
