@@ -85,7 +85,7 @@ TAGS = {
   (3, '#ifndef KST_INSIDE_ERR', 4),
   (13, ' * KST_EXTABLE_REFUSED: register_kprobe() refuses an instruction that has', 11),
   (13, '', -2),
-  (3, '/* The offset of the instruction after the one at @offset in @func. */', 113),
+  (3, '/* The offset of the instruction after the one at @offset in @func. */', 116),
   (13, ' * True once the optimizer has put its jump at the address of @kp, which', 34),
   (13, '', -2),
  ],

@@ -600,13 +600,17 @@ TEST_F(sample, kretprobe_stats_misses)
 	EXPECT_EQ(0, st.missed);
 	EXPECT_EQ(3, st.nested) TH_LOG("calls from a kprobe's handler");
 
-	/* reset starts the miss counters from zero too */
+	/*
+	 * reset starts the miss counters from zero too, and the counts of a
+	 * function not called since, whose CPU counts have not started anew
+	 */
 	ASSERT_EQ(0, write_file(STATS_DIR "/control", "reset"));
 	call_target(_metadata, "nested", 1, 1);
 	read_stats(_metadata, "kst_sample_int", &st);
 	EXPECT_EQ(1, st.nested);
 	read_stats(_metadata, "kst_sample_recurse", &st);
 	EXPECT_EQ(0, st.missed);
+	EXPECT_EQ(0, st.calls) TH_LOG("a call from before the reset");
 }
 
 /* Moves the calling thread to @cpu; false if it cannot run there. */

@@ -70,15 +70,11 @@ int step_hold_second_kprobe_gone(const char *arg)
 int step_hold_kprobe_gone_off_entry(const char *arg)
 {
 	const char *symbol = "kst_gone_opt_target";
-	void *func = kst_entry_addr(symbol);
-	int offset;
+	int offset = kst_inner_offset(symbol, NULL);
 
-	if (IS_ERR(func))
-		return kst_fail("%s: %ld; load %s first", symbol, PTR_ERR(func),
-				"kprobes_selftest_target");
-	offset = kst_inner_offset(symbol, kst_func_start(func));
 	if (offset < 0)
-		return kst_fail("no probe-able instruction in %s: %d", symbol, offset);
+		return kst_fail("no probe-able instruction in %s: %d; is %s loaded?",
+				symbol, offset, "kprobes_selftest_target");
 	return kst_hold_gone(0, symbol, offset);
 }
 

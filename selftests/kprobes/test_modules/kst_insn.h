@@ -201,21 +201,24 @@ static inline void *kst_func_start(void *addr)
  * probe is registered; ftrace call sites next to the entry may refuse one
  * (-EINVAL). Within @func: a small function's next instruction may be
  * another function's entry. The probe is registered disabled, and at
- * once unregistered.
+ * once unregistered. A NULL @func is found from @symbol: a function of
+ * another module has no address here to give.
  */
 static inline int kst_find_offset(const char *symbol, const void *func,
 				  bool (*keep)(const struct kprobe *kp))
 {
-	int size = kst_func_size(func);
 	void *entry = kst_entry_addr(symbol);
 	struct kprobe kp;
-	int offset, ret;
+	int size, offset, ret;
 	bool kept;
 
-	if (size < 0)
-		return size;
 	if (IS_ERR(entry))
 		return PTR_ERR(entry);
+	if (!func)
+		func = kst_func_start(entry);
+	size = kst_func_size(func);
+	if (size < 0)
+		return size;
 	offset = kst_code_addr(entry) - kst_code_addr(func);
 	if (offset < 0 || offset >= size)
 		return -ERANGE;

@@ -58,7 +58,6 @@ static void kst_opt_unregister(int which)
 /* Not on the entry, which is an ftrace site on some architectures. */
 int step_hold_optprobe(const char *arg)
 {
-	void *func;
 	int ret;
 
 	ret = kst_optprobes_here();
@@ -66,14 +65,10 @@ int step_hold_optprobe(const char *arg)
 		return ret;
 	if (kst_opt_registered[KST_OPT_HELD])
 		return kst_fail("already held");
-	func = kst_entry_addr("kst_gone_opt_target");
-	if (IS_ERR(func))
-		return kst_fail("kst_gone_opt_target: %ld; load %s first",
-				PTR_ERR(func), "kprobes_selftest_target");
-	func = kst_func_start(func);
-	ret = kst_inner_offset("kst_gone_opt_target", func);
+	ret = kst_inner_offset("kst_gone_opt_target", NULL);
 	if (ret < 0)
-		return kst_fail("no probe-able instruction in kst_gone_opt_target: %d", ret);
+		return kst_fail("no probe-able instruction in %s: %d; is %s loaded?",
+				"kst_gone_opt_target", ret, "kprobes_selftest_target");
 	kst_opt_offset = ret;
 	ret = kst_opt_register(KST_OPT_HELD, 0, false);
 	if (ret)
