@@ -169,8 +169,12 @@ int case_batch_rollback(void)
 	if (kret != -ENOENT || rret != -ENOENT)
 		return kst_fail("bad member: register_kprobes %d, _kretprobes %d, expected %d",
 				kret, rret, -ENOENT);
-	if (hits)
+	if (hits) {
+		/* Members left registered must not outlive the module. */
+		unregister_kprobes(kps, KST_BATCH);
+		unregister_kretprobes(rps, KST_BATCH);
 		return kst_fail("a failed batch left probes that fired %d times", hits);
+	}
 
 	/* Rolled-back members can be registered again, all but the bad one. */
 	kst_reset_counts();
