@@ -71,7 +71,7 @@ static bool kmsg_find(int kmsg, const char *needle)
 FIXTURE(sample) {
 	const char *loaded;
 	bool target_loaded;
-	pid_t openers[2];
+	pid_t callers[2];
 	int kmsg;
 };
 
@@ -79,19 +79,19 @@ FIXTURE_SETUP(sample)
 {
 	self->loaded = NULL;
 	self->target_loaded = false;
-	memset(self->openers, 0, sizeof(self->openers));
+	memset(self->callers, 0, sizeof(self->callers));
 	self->kmsg = kmsg_open_at_end();
 	ASSERT_LE(0, self->kmsg) TH_LOG("/dev/kmsg: %s", strerror(errno));
 }
 
-static void stop_openers(pid_t *openers, int n);
+static void stop_callers(pid_t *callers, int n);
 
 FIXTURE_TEARDOWN(sample)
 {
 	int ret;
 
 	close(self->kmsg);
-	stop_openers(self->openers, ARRAY_SIZE(self->openers));
+	stop_callers(self->callers, ARRAY_SIZE(self->callers));
 	if (self->loaded) {
 		ret = unload_module(self->loaded);
 		EXPECT_EQ(0, ret) TH_LOG("unloading %s: %s", self->loaded, strerror(-ret));
@@ -715,29 +715,36 @@ TEST_F(sample, kretprobe_stats_kmalloc)
 	EXPECT_EQ(0, after.nr_errnos);
 }
 
-/* Kills and reaps the openers started, and forgets them. */
-static void stop_openers(pid_t *openers, int n)
+/* Kills and reaps the callers started, and forgets them. */
+static void stop_callers(pid_t *callers, int n)
 {
 	int i;
 
 	for (i = 0; i < n; i++) {
-		if (openers[i] > 0) {
-			kill(openers[i], SIGKILL);
-			waitpid(openers[i], NULL, 0);
+		if (callers[i] > 0) {
+			kill(callers[i], SIGKILL);
+			waitpid(callers[i], NULL, 0);
 		}
-		openers[i] = 0;
+		callers[i] = 0;
 	}
 }
 
-/* Opens @path in a loop until killed, or until its parent dies. */
-static pid_t start_opener(const char *path)
+/*
+ * Has the target module call kst_sample_int(@value) in a loop until
+ * killed, or until its parent dies: thousands of calls to each write,
+ * many more return handlers a second than a loop of system calls gives.
+ */
+static pid_t start_caller(int value)
 {
-	pid_t pid = fork();
+	char call[64];
+	pid_t pid;
 
+	snprintf(call, sizeof(call), "int %d 10000", value);
+	pid = fork();
 	if (!pid) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		for (;;)
-			open_times(path, 100);
+			write_file(TARGET_CALL, call);
 	}
 	return pid;
 }
@@ -752,20 +759,24 @@ TEST_F(sample, kretprobe_stats_reset_under_load)
 {
 	const int rounds = 200, m = 5;
 	struct func_stats st;
+	unsigned long most = 0;
+	char call[64];
 	int i, bad = 0;
 
-	if (!load_sample(_metadata, "kretprobe_stats", "funcs=" STATS_FUNC ":int"))
+	load_target(_metadata, &self->target_loaded);
+	if (!load_sample(_metadata, "kretprobe_stats", "funcs=kst_sample_int:int"))
 		return;
 	self->loaded = "kretprobe_stats";
 
-	self->openers[0] = start_opener("/proc/self/stat");
-	ASSERT_LT(0, self->openers[0]) TH_LOG("fork: %s", strerror(errno));
-	self->openers[1] = start_opener(MISSING_FILE);
-	ASSERT_LT(0, self->openers[1]) TH_LOG("fork: %s", strerror(errno));
+	self->callers[0] = start_caller(0);
+	ASSERT_LT(0, self->callers[0]) TH_LOG("fork: %s", strerror(errno));
+	self->callers[1] = start_caller(-ENOENT);
+	ASSERT_LT(0, self->callers[1]) TH_LOG("fork: %s", strerror(errno));
 	for (i = 0; i < rounds; i++) {
 		if (i % 2)
 			ASSERT_EQ(0, write_file(STATS_DIR "/control", "reset"));
-		read_stats(_metadata, STATS_FUNC, &st);
+		read_stats(_metadata, "kst_sample_int", &st);
+		most = st.calls > most ? st.calls : most;
 		if (st.failed > st.calls || st.ok + st.failed != st.calls ||
 		    st.hist_sum != st.calls || errno_total(&st) > st.failed) {
 			if (!bad++)
@@ -775,11 +786,13 @@ TEST_F(sample, kretprobe_stats_reset_under_load)
 		}
 	}
 	EXPECT_EQ(0, bad) TH_LOG("%d of %d reads inconsistent", bad, rounds);
-	stop_openers(self->openers, ARRAY_SIZE(self->openers));
+	EXPECT_LT(0, most) TH_LOG("no read saw a call: the load did not run");
+	stop_callers(self->callers, ARRAY_SIZE(self->callers));
 
 	ASSERT_EQ(0, write_file(STATS_DIR "/control", "reset"));
-	open_times(MISSING_FILE, m);
-	read_stats(_metadata, STATS_FUNC, &st);
+	snprintf(call, sizeof(call), "int %d %d", -ENOENT, m);
+	ASSERT_EQ(0, write_file(TARGET_CALL, call));
+	read_stats(_metadata, "kst_sample_int", &st);
 	EXPECT_EQ(m, st.failed) TH_LOG("calls after a reset under load");
 	EXPECT_EQ(m, errno_count(&st, "-ENOENT", -ENOENT));
 }
@@ -790,15 +803,25 @@ TEST_F(sample, sample_target_bad_input)
 	static const char * const bad[] = {
 		"", "int", "int x", "bogus 1", "int 4294967296", "sleep 2001",
 		"sleep -1", "recurse 0", "recurse 17", "errptr -4096", "kmalloc -1",
-		"int 1 2",
+		"int 1 2 3", "int 1 0", "int 1 100001", "int 1 x", "long 1 2",
+		"int 4294967296 2",
 	};
+	struct func_stats st;
 	int i, ret;
 
 	load_target(_metadata, &self->target_loaded);
+	if (!load_sample(_metadata, "kretprobe_stats", RETURN_KINDS_PARAMS))
+		return;
+	self->loaded = "kretprobe_stats";
+
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		ret = write_file(TARGET_CALL, bad[i]);
 		EXPECT_EQ(-EINVAL, ret) TH_LOG("\"%s\": %s", bad[i], strerror(-ret));
 	}
+	read_stats(_metadata, "kst_sample_int", &st);
+	EXPECT_EQ(0, st.calls) TH_LOG("kst_sample_int() called on bad input");
+	read_stats(_metadata, "kst_sample_long", &st);
+	EXPECT_EQ(0, st.calls) TH_LOG("kst_sample_long() called on bad input");
 }
 
 int main(int argc, char **argv)

@@ -9,7 +9,10 @@
  *
  * calls kst_sample_int(-2) once. The targets:
  *
- *   int N       kst_sample_int() returns N, an int
+ *   int N [TIMES]
+ *               kst_sample_int() returns N, an int; called TIMES times
+ *               in a row (at most 100000, default once): a load for
+ *               readers of the samples' counts to race with
  *   long N      kst_sample_long() returns N, a long
  *   errptr N    kst_sample_errptr() returns ERR_PTR(N) for N < 0, else a
  *               valid pointer
@@ -29,6 +32,7 @@
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -37,6 +41,7 @@
 
 #define KST_SLEEP_MAX_MS	2000
 #define KST_RECURSE_MAX		16
+#define KST_TIMES_MAX		100000
 
 static int kst_sample_object;
 /* Zero, but not to the compiler. */
@@ -157,10 +162,27 @@ static int kst_call_target(const char *target, long value)
 	return 0;
 }
 
+/* Calls kst_sample_int(@value) @times times, or until the caller is killed. */
+static int kst_call_int_times(long value, unsigned int times)
+{
+	unsigned int i;
+
+	if (value != (int)value)
+		return -EINVAL;
+	for (i = 0; i < times; i++) {
+		kst_call(kst_sample_int, value);
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
+	}
+	return 0;
+}
+
 static ssize_t kst_call_write(struct file *file, const char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
-	char input[64], *target, *arg;
+	char input[64], *target, *arg, *times_arg;
+	unsigned int times;
 	long value;
 	int ret;
 
@@ -171,9 +193,24 @@ static ssize_t kst_call_write(struct file *file, const char __user *ubuf,
 	input[count] = '\0';
 	arg = strim(input);
 	target = strsep(&arg, " ");
-	if (!arg || kstrtol(skip_spaces(arg), 0, &value))
+	if (!arg)
 		return -EINVAL;
-	ret = kst_call_target(target, value);
+	arg = skip_spaces(arg);
+	times_arg = strchr(arg, ' ');
+	if (times_arg)
+		*times_arg++ = '\0';
+	if (kstrtol(arg, 0, &value))
+		return -EINVAL;
+	if (!times_arg) {
+		ret = kst_call_target(target, value);
+	} else {
+		/* The only target cheap enough to call in a loop. */
+		if (strcmp(target, "int") ||
+		    kstrtouint(skip_spaces(times_arg), 0, &times) ||
+		    !times || times > KST_TIMES_MAX)
+			return -EINVAL;
+		ret = kst_call_int_times(value, times);
+	}
 	return ret ?: count;
 }
 
