@@ -27,9 +27,19 @@ static noinline long kst_nesting_target(long value)
 	return value + READ_ONCE(kst_nesting_zero);
 }
 
+/*
+ * What the function of @insn returns for its argument. Under kCFI the
+ * call is not checked: C never declares the functions of
+ * kst_insns_<arch>.S, so the compiler gives them no type to check against.
+ */
+static noinline long __nocfi kst_call_insn(const struct kst_insn *insn)
+{
+	return insn->func(insn->arg);
+}
+
 static int kst_nesting_pre_handler(struct kprobe *kp, struct pt_regs *regs)
 {
-	kst_nested_value = kst_call(kst_nested_insn->func, kst_nested_insn->arg);
+	kst_nested_value = kst_call_insn(kst_nested_insn);
 	return 0;
 }
 
@@ -63,7 +73,6 @@ static int kst_check_insn_refused(const struct kst_insn *insn)
 
 static int kst_check_insn(const struct kst_insn *insn)
 {
-	long (*func)(long value) = insn->func;
 	struct kprobe kp = {
 		.addr = (kprobe_opcode_t *)insn->addr,
 		.pre_handler = kst_pre_handler,
@@ -81,7 +90,7 @@ static int kst_check_insn(const struct kst_insn *insn)
 	ret = register_kprobe(&kp);
 	if (ret)
 		return kst_fail("%s: register_kprobe() returned %d", insn->name, ret);
-	value = kst_call(func, insn->arg);
+	value = kst_call_insn(insn);
 	irqs_off = irqs_disabled();
 	pre = atomic_read(&pre_hits);
 	post = atomic_read(&post_hits);
@@ -134,9 +143,6 @@ int case_kprobe_insns(void)
 
 	if (!kst_nr_insns)
 		return kst_skip("no instruction cases for this architecture (kst_insns_<arch>.S)");
-	/* kCFI would trap the call: the assembly functions carry no type. */
-	if (IS_ENABLED(CONFIG_CFI) || IS_ENABLED(CONFIG_CFI_CLANG))
-		return kst_skip("kCFI: the functions of kst_insns_<arch>.S have no CFI type");
 	kst_init_kprobe(&kst_kprobe2, "kst_target", 0);
 	ret = register_kprobe(&kst_kprobe2);
 	if (ret)

@@ -19,11 +19,11 @@
  * kst_insns.c calls these functions through a pointer, and they call each
  * other through a register: with IBT each must begin with an ENDBR, which
  * SYM_TYPED_FUNC_START() gives on every kernel. Under kCFI it also wants
- * the function's type from C, which they have not: there the case skips,
- * and they are plain functions.
+ * a type that only C can give them (__kcfi_typeid_<name>): there they are
+ * plain functions with an ENDBR, and kst_insns.c calls them unchecked.
  */
 #if defined(CONFIG_CFI) || defined(CONFIG_CFI_CLANG)
-#define KST_FUNC_START(name)	SYM_FUNC_START(name)
+#define KST_FUNC_START(name)	SYM_FUNC_START(name) ENDBR
 #else
 #define KST_FUNC_START(name)	SYM_TYPED_FUNC_START(name)
 #endif
