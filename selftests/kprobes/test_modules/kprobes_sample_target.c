@@ -162,15 +162,17 @@ static int kst_call_target(const char *target, long value)
 	return 0;
 }
 
-/* Calls kst_sample_int(@value) @times times, or until the caller is killed. */
-static int kst_call_int_times(long value, unsigned int times)
+/* Calls @target @times times, or until the caller is killed. */
+static int kst_call_target_times(const char *target, long value,
+				 unsigned int times)
 {
 	unsigned int i;
+	int ret;
 
-	if (value != (int)value)
-		return -EINVAL;
 	for (i = 0; i < times; i++) {
-		kst_call(kst_sample_int, value);
+		ret = kst_call_target(target, value);
+		if (ret)
+			return ret;
 		if (fatal_signal_pending(current))
 			return -EINTR;
 		cond_resched();
@@ -201,16 +203,14 @@ static ssize_t kst_call_write(struct file *file, const char __user *ubuf,
 		*times_arg++ = '\0';
 	if (kstrtol(arg, 0, &value))
 		return -EINVAL;
-	if (!times_arg) {
-		ret = kst_call_target(target, value);
-	} else {
-		/* The only target cheap enough to call in a loop. */
-		if (strcmp(target, "int") ||
-		    kstrtouint(skip_spaces(times_arg), 0, &times) ||
-		    !times || times > KST_TIMES_MAX)
-			return -EINVAL;
-		ret = kst_call_int_times(value, times);
-	}
+	times = 1;
+	/* "int" is the only target cheap enough to call in a loop. */
+	if (times_arg &&
+	    (strcmp(target, "int") ||
+	     kstrtouint(skip_spaces(times_arg), 0, &times) ||
+	     !times || times > KST_TIMES_MAX))
+		return -EINVAL;
+	ret = kst_call_target_times(target, value, times);
 	return ret ?: count;
 }
 
