@@ -5,8 +5,9 @@
 #
 # Usage: scripts/boot.sh ARCH BUILD_DIR INITRAMFS OUTDIR [LABEL]
 #   LABEL names the run in the results (default: ARCH)
-# The guest is stopped after the architecture's BOOT_TIMEOUT plus
-# BOOT_TIMEOUT_EXTRA seconds, or after BOOT_TIMEOUT_OVERRIDE seconds.
+# The guest is stopped after the architecture's BOOT_TIMEOUT (a run of
+# the suite twice) times BOOT_TIMEOUT_FACTOR plus BOOT_TIMEOUT_EXTRA
+# seconds, or after BOOT_TIMEOUT_OVERRIDE seconds.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -17,7 +18,7 @@ obj=$2
 initramfs=$3
 outdir=$4
 label=${5:-$1}
-timeout=${BOOT_TIMEOUT_OVERRIDE:-$((BOOT_TIMEOUT + ${BOOT_TIMEOUT_EXTRA:-0}))}
+timeout=${BOOT_TIMEOUT_OVERRIDE:-$((BOOT_TIMEOUT * ${BOOT_TIMEOUT_FACTOR:-1} + ${BOOT_TIMEOUT_EXTRA:-0}))}
 mkdir -p "$outdir"
 # Short: a unix socket's path has at most 107 bytes, $outdir may not.
 monitor=$(mktemp -u "${TMPDIR:-/tmp}/kprobes-qemu-XXXXXX.sock")
