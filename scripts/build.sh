@@ -118,40 +118,11 @@ make_with_progress() {
 	fi
 }
 
-# What a build's outputs depend on: the tree as it is (a mutant is an
-# uncommitted change), the config, the compiler and this script.
-build_inputs() {
-	{
-		git -C "$src" rev-parse 'HEAD^{tree}'
-		git -C "$src" status --porcelain
-		git -C "$src" diff HEAD
-		cat "$obj/.config" "$0"
-		"${CROSS_COMPILE}gcc" --version | head -n 1
-	} | sha256sum
-}
-
-# A build from the same inputs as the last one that succeeded here is not
-# redone: kbuild takes about a minute per architecture here to find that
-# nothing changed. Any other build (--kselftest-only, --config-as-is, a
-# failed one) leaves no record, so the next one runs.
-built_stamp=$obj/.kprobes-built-from
-inputs=
-if [ "$kernel" = 1 ] && [ "$config" = fragments ]; then
-	configure
-	if git -C "$src" rev-parse -q --verify HEAD >/dev/null 2>&1; then
-		inputs=$(build_inputs)
-	fi
-	if [ -n "$inputs" ] && [ "$(cat "$built_stamp" 2>/dev/null)" = "$inputs" ] &&
-	   [ -e "$obj/vmlinux" ]; then
-		say "   built before from this tree and config: nothing to do"
-		exit 0
-	fi
-fi
-rm -f "$built_stamp"
-
 if [ "$kernel" = 1 ]; then
-	if [ "$config" = as-is ] && [ ! -f "$obj/.config" ]; then
-		die "--config-as-is: $obj/.config is missing"
+	if [ "$config" = fragments ]; then
+		configure
+	else
+		[ -f "$obj/.config" ] || die "--config-as-is: $obj/.config is missing"
 	fi
 	say "   building the kernel and modules (log: $obj/build.log)"
 	make_with_progress "$obj/build.log" "${make_kernel[@]}" CC="ccache ${CROSS_COMPILE}gcc"
@@ -164,7 +135,6 @@ if [ "$kernel" = 1 ]; then
 fi
 if [ ! -f "$selftest/Makefile" ]; then
 	say "   no kprobes kselftest in this tree"
-	[ -z "$inputs" ] || echo "$inputs" >"$built_stamp"
 	exit 0
 fi
 say "   building the kprobes kselftest (log: $obj/kselftest.log)"
@@ -183,4 +153,3 @@ run_logged "$obj/kselftest.log" make -C "$src/tools/testing/selftests" TARGETS=k
 ls "$obj"/kselftest/kselftest_install/kprobes/test_modules/*.ko >/dev/null 2>&1 ||
 	die "the kprobes test module was not built (log: $obj/kselftest.log)"
 echo "$built_for" >"$src/$modules/.kprobes-built-for"
-[ -z "$inputs" ] || echo "$inputs" >"$built_stamp"
