@@ -12,12 +12,22 @@ set -euo pipefail
 
 src=$("$TOP/scripts/apply-series.sh")
 sparse=$("$TOP/scripts/sparse.sh" "$src")
+passed=$BUILD_ROOT/check-build-passed
 status=0
 for label in "$@"; do
 	arch=${label%%-*}
 	load_arch "$arch"
 	obj=$BUILD_ROOT/$label
 	[ -f "$obj/Module.symvers" ] || die "$obj is not built: run scripts/run.sh --arch $label first"
+	# The verdict depends on the tree (the code and the headers), the
+	# label's config, the compiler, sparse and this script.
+	key="$label $(tree_key "$src") $( (cat "$obj/.config" "$0" "$sparse"
+		"${CROSS_COMPILE}gcc" --version) | sha256sum | cut -c1-16)"
+	if passed_before "$passed" "$key"; then
+		say "   $label: W=1 and sparse clean before, with the same tree, config and tools"
+		continue
+	fi
+	label_status=0
 	for dir in samples/kprobes tools/testing/selftests/kprobes/test_modules; do
 		# A copy, so that the checked objects are not the pipeline's.
 		work=$CACHE_DIR/check-build/$label/$dir
@@ -32,10 +42,15 @@ for label in "$@"; do
 		   grep -q -e "warning:" -e "not available or not up to date" "$log"; then
 			grep -E "warning:|error:" "$log" || tail -n 20 "$log"
 			say "   $label $dir: NOT clean (log: $log)"
-			status=1
+			label_status=1
 		else
 			say "   $label $dir: W=1 and sparse clean"
 		fi
 	done
+	if [ "$label_status" = 0 ]; then
+		record_pass "$passed" "$key"
+	else
+		status=1
+	fi
 done
 exit $status

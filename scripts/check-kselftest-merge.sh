@@ -32,6 +32,7 @@ src=$("$TOP/scripts/apply-series.sh")
 wanted=$src/tools/testing/selftests/kprobes/config
 [ -f "$wanted" ] || die "$wanted is missing: is the series applied?"
 
+passed=$BUILD_ROOT/kselftest-merge-passed
 failed=0
 summaries=()
 # The farm's config has no KUnit, so no kprobes KUnit suite at boot.
@@ -40,6 +41,15 @@ for arch in "$@"; do
 	load_arch "$arch"
 	obj=$BUILD_ROOT/kselftest-merge-$arch
 	mkdir -p "$obj"
+	# What the merged config depends on: the tree (Kconfig, defconfigs,
+	# every target's config), the architecture's data, the compilers
+	# (Kconfig asks them what they support) and this script.
+	key="$arch $(tree_key "$src") $( (cat "$0" "$TOP/scripts/arch/$arch.conf"
+		gcc --version; "${CROSS_COMPILE}gcc" --version) | sha256sum | cut -c1-16)"
+	if [ "$boot" = 0 ] && passed_before "$passed" "$key"; then
+		say "== $KERNEL $arch: kept the options of kprobes/config before, with the same tree and tools"
+		continue
+	fi
 	make_kernel=(make -C "$src" O="$obj" ARCH="$KERNEL_ARCH"
 		CROSS_COMPILE="$CROSS_COMPILE")
 	run_logged "$obj/merge.log" "${make_kernel[@]}" "$DEFCONFIG"
@@ -55,6 +65,7 @@ for arch in "$@"; do
 	done < <(grep '^CONFIG_' "$wanted")
 	if [ "$lost" -eq 0 ]; then
 		say "== $KERNEL $arch: defconfig + kselftest-merge keeps the $(grep -c '^CONFIG_' "$wanted") options of kprobes/config"
+		record_pass "$passed" "$key"
 	else
 		say "== $KERNEL $arch: kprobes/config options lost: $lost (log: $obj/merge.log)"
 		failed=1

@@ -193,6 +193,28 @@ run_logged() {
 	fi
 }
 
+# A check whose verdict depends only on its inputs keeps, in file $1 of
+# the cache, a line $2 naming the inputs it passed with: the same inputs
+# pass again without the work. A failure is never kept.
+passed_before() {
+	[ -f "$1" ] && grep -qxF -- "$2" "$1"
+}
+
+record_pass() {
+	mkdir -p "$(dirname "$1")"
+	printf '%s\n' "$2" >>"$1"
+}
+
+# Names git tree $1 as it is on disk: its commit's tree and whatever is
+# changed or added on top (a mutant is an uncommitted change).
+tree_key() {
+	{
+		git -C "$1" rev-parse 'HEAD^{tree}'
+		git -C "$1" status --porcelain
+		git -C "$1" diff HEAD
+	} | sha256sum | cut -c1-16
+}
+
 # Every script works on one kernel: $KERNEL, or the default. Scripts that
 # can do every kernel do so when KERNEL_GIVEN is empty.
 KERNEL_GIVEN=${KERNEL:-}

@@ -96,17 +96,16 @@ fi
 # not redone: kbuild and the kselftest build took 49 to 63 s per label
 # to find that nothing had changed. Any build since (a bisect step, a
 # mutant, a failed build) rewrote build.log or kselftest.log, so its
-# key differs and the next run builds again.
+# key differs and the next run builds again. The scripts in the key are
+# those the build runs; mkinitramfs.sh runs every time.
 build_key() {
 	local label=$1 obj=$2
 
 	{
-		git -C "$src" rev-parse 'HEAD^{tree}'
-		git -C "$src" status --porcelain
-		git -C "$src" diff HEAD
+		tree_key "$src"
 		# shellcheck disable=SC2086 # EXTRA_CONFIGS is a list of files
-		cat "$TOP"/scripts/*.sh "$TOP"/scripts/arch/*.conf "$TOP"/scripts/kernel/*.conf \
-			"$TOP"/configs/*.config ${EXTRA_CONFIGS:-}
+		cat "$TOP/scripts/build.sh" "$TOP/scripts/lib.sh" "$TOP"/scripts/arch/*.conf \
+			"$TOP"/scripts/kernel/*.conf "$TOP"/configs/*.config ${EXTRA_CONFIGS:-}
 		echo "$label ${EXTRA_CONFIGS:-}"
 		(load_label "$label" && "${CROSS_COMPILE}gcc" --version | head -n 1)
 		stat -c '%n %s %y' "$obj/.config" "$obj/vmlinux" "$obj/build.log" \
