@@ -7,7 +7,7 @@
 # own (bisect) and the kprobes selftests, the samples and the kernel's
 # kprobes KUnit suite pass in QEMU on every architecture in scripts/arch/
 # and its variants (arm-thumb2), and on x86_64 and arm64 debug kernels
-# (with a soak); LAVA gives the runner's verdicts on x86_64 and arm64;
+# (a soak on arm64's); LAVA gives the runner's verdicts on x86_64 and arm64;
 # every architecture's defconfig keeps kprobes/config through
 # "make kselftest-merge"; the backports pass on x86_64 and arm64; the new
 # kernel code is W=1 and sparse clean; and the runner reports broken
@@ -71,8 +71,14 @@ for kernel in "${backports[@]}"; do
 	gate "$kernel: the backport in QEMU, x86_64 and arm64" \
 		"$TOP/scripts/run.sh" --kernel "$kernel" --arch x86_64,arm64 --out "$out/$kernel"
 done
-gate "$upstream: debug kernels, soak: suite x5, module load/unload x100, kmemleak, slab" \
-	"$TOP/scripts/run.sh" --kernel "$upstream" --arch x86_64,arm64 --debug --soak \
+# The soak on one debug kernel: arm64's took 535 s, x86_64's, whose guest
+# runs on one host thread, 807 s; x86_64's runs the suite twice, as
+# every other kernel does. scripts/run.sh --debug --soak runs either.
+gate "$upstream: debug kernel (x86_64)" \
+	"$TOP/scripts/run.sh" --kernel "$upstream" --arch x86_64 --debug \
+	--out "$out/$upstream-debug"
+gate "$upstream: debug kernel, soak: suite x5, module load/unload x100, kmemleak, slab (arm64)" \
+	"$TOP/scripts/run.sh" --kernel "$upstream" --arch arm64 --debug --soak \
 	--out "$out/$upstream-debug"
 # shellcheck disable=SC2046 # a list of architectures
 gate "$upstream: W=1 and sparse on the new kernel code" \
