@@ -23,11 +23,16 @@ maintained() {
 	return 1
 }
 
+passed=$CACHE_DIR/checkpatch-passed
 status=0
 for kernel in $(known_kernels); do
 	load_kernel "$kernel"
 	KERNEL=$kernel "$TOP/scripts/prepare-tree.sh"
 	checkpatch=$LINUX_REPO/scripts/checkpatch.pl
+	# What checkpatch --no-tree reads besides the patch, and this script.
+	checker=$( (cat "$0" "$checkpatch"; cat "$LINUX_REPO"/scripts/spelling.txt \
+		"$LINUX_REPO"/scripts/const_structs.checkpatch 2>/dev/null; perl -v) |
+		sha256sum | cut -c1-16)
 	maintainers=$(mktemp /tmp/kprobes-maintainers.XXXXXX)
 	# MAINTAINERS as the series leaves it.
 	cat "$LINUX_REPO/MAINTAINERS" >"$maintainers"
@@ -45,6 +50,13 @@ for kernel in $(known_kernels); do
 				maintained "$maintainers" "$file" || unmaintained+=" $file"
 			done < <(awk '/^diff --git/ { f = $4 } /^new file mode/ { print substr(f, 3) }' "$patch")
 		fi
+		# A patch that passed before with the same checkpatch passes again;
+		# its MAINTAINERS coverage is checked every time.
+		key="$checker $ignore $(sha256sum <"$patch" | cut -c1-16)"
+		if passed_before "$passed" "$key" && [ -z "$unmaintained" ]; then
+			say "   clean: $name (checked before)"
+			continue
+		fi
 		# On standard input: given the path of a file git tracks, checkpatch
 		# would review it as a source file (-f) instead of as a patch.
 		if ! perl "$checkpatch" --strict --no-tree -q --ignore "$ignore" - <"$patch"; then
@@ -55,6 +67,7 @@ for kernel in $(known_kernels); do
 			status=1
 		else
 			say "   clean: $name"
+			record_pass "$passed" "$key"
 		fi
 	done
 	rm -f "$maintainers"
