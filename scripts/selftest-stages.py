@@ -110,6 +110,7 @@ TAGS = {
   (23, '#include <sched.h>', 1),
   (23, '#include <signal.h>', 1),
   (23, '#include <sys/prctl.h>', 1),
+  (23, '#include <time.h>', 1),
   (23, '/* test_modules/kprobes_sample_target.ko: targets with chosen returns */', 3),
   (23, '\tbool target_loaded;', 1),
   (23, '\tpid_t callers[2];', 1),
