@@ -10,7 +10,8 @@
 # (a soak on arm64's); LAVA gives the runner's verdicts on x86_64 and arm64;
 # every architecture's defconfig keeps kprobes/config through
 # "make kselftest-merge"; the backports pass on x86_64 and arm64; the new
-# kernel code is W=1 and sparse clean; and the runner reports broken
+# kernel code is W=1 and sparse clean, the selftest programs build without
+# a warning on every architecture; and the runner reports broken
 # guests and bad input clearly.
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -81,7 +82,7 @@ gate "$upstream: debug kernel, soak: suite x5, module load/unload x100, kmemleak
 	"$TOP/scripts/run.sh" --kernel "$upstream" --arch arm64 --debug --soak \
 	--out "$out/$upstream-debug"
 # shellcheck disable=SC2046 # a list of architectures
-gate "$upstream: W=1 and sparse on the new kernel code" \
+gate "$upstream: W=1 and sparse on the new kernel code, selftest programs without warnings" \
 	env KERNEL="$upstream" "$TOP/scripts/check-build.sh" $(known_labels)
 gate "the runner fails loudly and leaves no QEMU behind" "$TOP/scripts/check-runner.sh"
 

@@ -121,7 +121,7 @@ TEST_F(optprobe, core_kernel_hit_per_call)
 		return;
 	ASSERT_TRUE(find_in_kprobes_list(CORE_OPT_TARGET, line, sizeof(line)))
 		TH_LOG("the optimized probe is not in " KPROBES_LIST);
-	EXPECT_NE(NULL, strstr(line, "[OPTIMIZED]")) TH_LOG("%s", line);
+	EXPECT_TRUE(!!strstr(line, "[OPTIMIZED]")) TH_LOG("%s", line);
 	run_case(_metadata, "unregister_core_optprobe");
 	for (i = 0; i < 50 && find_in_kprobes_list(CORE_OPT_TARGET, line, sizeof(line)); i++)
 		usleep(100000);
@@ -142,7 +142,7 @@ TEST_F(optprobe, core_kernel_post_handler_unoptimizes)
 	run_case(_metadata, "core_optprobe_add_post_handler");
 	ASSERT_TRUE(find_in_kprobes_list(CORE_OPT_TARGET, line, sizeof(line)))
 		TH_LOG("the probes are not in " KPROBES_LIST);
-	EXPECT_EQ(NULL, strstr(line, "[OPTIMIZED]")) TH_LOG("%s", line);
+	EXPECT_TRUE(!strstr(line, "[OPTIMIZED]")) TH_LOG("%s", line);
 	run_case(_metadata, "unregister_core_optprobe");
 }
 
@@ -155,7 +155,7 @@ TEST_F(optprobe, listed_as_optimized)
 		return;
 	ASSERT_TRUE(find_in_kprobes_list(OPT_TARGET, line, sizeof(line)))
 		TH_LOG("the optimized probe is not in " KPROBES_LIST);
-	EXPECT_NE(NULL, strstr(line, "[OPTIMIZED]")) TH_LOG("%s", line);
+	EXPECT_TRUE(!!strstr(line, "[OPTIMIZED]")) TH_LOG("%s", line);
 }
 
 /*
@@ -171,7 +171,7 @@ TEST_F(optprobe, post_handler_unoptimizes)
 	run_case(_metadata, "optprobe_add_post_handler");
 	ASSERT_TRUE(find_in_kprobes_list(OPT_TARGET, line, sizeof(line)))
 		TH_LOG("the probes are not in " KPROBES_LIST);
-	EXPECT_EQ(NULL, strstr(line, "[OPTIMIZED]")) TH_LOG("%s", line);
+	EXPECT_TRUE(!strstr(line, "[OPTIMIZED]")) TH_LOG("%s", line);
 }
 
 /*
@@ -187,7 +187,7 @@ TEST_F(optprobe, reused_by_disabled_probe)
 	run_case(_metadata, "optprobe_reuse_disabled");
 	EXPECT_TRUE(wait_in_kprobes_list(OPT_TARGET, "[OPTIMIZED]", false, line, sizeof(line)))
 		TH_LOG("a disabled probe runs optimized: %s", line);
-	EXPECT_NE(NULL, strstr(line, "[DISABLED]")) TH_LOG("%s", line);
+	EXPECT_TRUE(!!strstr(line, "[DISABLED]")) TH_LOG("%s", line);
 }
 
 /*

@@ -699,7 +699,7 @@ TEST_F(sample, kretprobe_stats_kmalloc)
 	char params[128];
 	struct func_stats before, after;
 
-	ASSERT_NE(NULL, symbol) TH_LOG("neither __kmalloc_noprof nor __kmalloc in /proc/kallsyms");
+	ASSERT_TRUE(!!symbol) TH_LOG("neither __kmalloc_noprof nor __kmalloc in /proc/kallsyms");
 	load_target(_metadata, &self->target_loaded);
 	snprintf(params, sizeof(params), "funcs=%s:ptr", symbol);
 	if (!load_sample(_metadata, "kretprobe_stats", params))

@@ -46,7 +46,7 @@ static void check_probe_on_unloaded_module(struct __test_metadata *_metadata,
 	ret = unload_module(TARGET_MODULE);
 	ASSERT_EQ(0, ret) TH_LOG("unloading %s: %s", TARGET_MODULE, strerror(-ret));
 	ASSERT_TRUE(find_in_kprobes_list(addr, line, sizeof(line)));
-	EXPECT_NE(NULL, strstr(line, "[GONE]")) TH_LOG("after unload: %s", line);
+	EXPECT_TRUE(!!strstr(line, "[GONE]")) TH_LOG("after unload: %s", line);
 
 	run_case(_metadata, "enable_gone");
 	run_case(_metadata, "release");
@@ -90,7 +90,7 @@ TEST_F(kprobes, aggregate_on_unloaded_module)
 	ret = unload_module(TARGET_MODULE);
 	ASSERT_EQ(0, ret) TH_LOG("unloading %s: %s", TARGET_MODULE, strerror(-ret));
 	list = fopen(KPROBES_LIST, "r");
-	ASSERT_NE(NULL, list) TH_LOG("%s: %s", KPROBES_LIST, strerror(errno));
+	ASSERT_TRUE(!!list) TH_LOG("%s: %s", KPROBES_LIST, strerror(errno));
 	while (fgets(line, sizeof(line), list))
 		gone += !strncmp(line, addr, strlen(addr)) && strstr(line, "[GONE]");
 	fclose(list);
