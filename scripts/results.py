@@ -64,6 +64,8 @@ PLAN_RE = re.compile(r"^((?:# )*)1\.\.(\d+)(?: # SKIP\s*(.*))?$")
 # kselftest_harness.h announces each case before it runs it; the test
 # module says on the console which of its cases it runs
 RUN_RE = re.compile(r"^# #\s+RUN\s+(\S+) \.\.\.$")
+# what kselftest_harness.h says of a failing check: "file.c:line:test:text"
+HARNESS_NOTE_RE = re.compile(r"^(?:# )*#\s+([\w.-]+\.c:\d+):[^:\s]+:(.*)$")
 MODULE_CASE_RE = re.compile(r"^\[\s*\d+\.\d+\] kprobes_selftest: case (\S+)$")
 # KUnit's KTAP in the kernel log: four spaces of indentation per level
 KERNEL_PREFIX_RE = re.compile(r"^\[\s*\d+\.\d+\] ?")
@@ -92,6 +94,7 @@ class Run:
         self.suffix = ""        # which pass over the suite, after the first
         self.running = None     # the case announced and not finished yet
         self.announced = None   # the last case kselftest_harness.h announced
+        self.notes = []         # what the harness said since it announced it
         self.kunit = None       # KUnit's suites by depth, once its KTAP began
         self.kunit_plans = {}   # depth -> [suite, planned, results so far]
         self.kunit_disabled = False     # kunit.enable=0 (scripts/mutate.sh)
@@ -145,6 +148,11 @@ class Run:
         m = RUN_RE.match(line)
         if m:
             self.running = self.announced = m.group(1)
+            self.notes = []
+            return
+        m = HARNESS_NOTE_RE.match(line)
+        if m:
+            self.notes.append(f"{m.group(1)}: {m.group(2).strip()}")
             return
         m = RESULT_RE.match(line)
         if not m:
@@ -162,6 +170,10 @@ class Run:
         status = "pass" if ok == "ok" else "fail"
         if directive and directive.upper() == "SKIP":
             status = "skip"
+        if status == "fail" and not reason and depth <= 1:
+            # The check that failed and what its test said of it: enough
+            # to start from when only the end of a CI log is kept.
+            reason = " / ".join(self.notes[:2])
         if depth == 1:
             # The console does not keep user space and kernel lines in
             # order: forget only the case this result is for.
