@@ -23,7 +23,7 @@ for label in "$@"; do
 	# The verdict depends on the tree (the code and the headers), the
 	# label's config, the compiler, sparse and this script.
 	key="$label $(tree_key "$src") $( (cat "$obj/.config" "$0" "$sparse"
-		"${CROSS_COMPILE}gcc" --version) | sha256sum | cut -c1-16)"
+		"${CROSS_COMPILE}gcc" --version) | digest)"
 	if passed_before "$passed" "$key"; then
 		say "   $label: W=1 and sparse clean before, with the same tree, config and tools"
 		continue

@@ -45,7 +45,7 @@ for arch in "$@"; do
 	# every target's config), the architecture's data, the compilers
 	# (Kconfig asks them what they support) and this script.
 	key="$arch $(tree_key "$src") $( (cat "$0" "$TOP/scripts/arch/$arch.conf"
-		gcc --version; "${CROSS_COMPILE}gcc" --version) | sha256sum | cut -c1-16)"
+		gcc --version; "${CROSS_COMPILE}gcc" --version) | digest)"
 	if [ "$boot" = 0 ] && passed_before "$passed" "$key"; then
 		say "== $KERNEL $arch: kept the options of kprobes/config before, with the same tree and tools"
 		continue

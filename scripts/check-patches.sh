@@ -32,7 +32,7 @@ for kernel in $(known_kernels); do
 	# What checkpatch --no-tree reads besides the patch, and this script.
 	checker=$( (cat "$0" "$checkpatch"; cat "$LINUX_REPO"/scripts/spelling.txt \
 		"$LINUX_REPO"/scripts/const_structs.checkpatch 2>/dev/null; perl -v) |
-		sha256sum | cut -c1-16)
+		digest)
 	maintainers=$(mktemp /tmp/kprobes-maintainers.XXXXXX)
 	# MAINTAINERS as the series leaves it.
 	cat "$LINUX_REPO/MAINTAINERS" >"$maintainers"
@@ -52,7 +52,7 @@ for kernel in $(known_kernels); do
 		fi
 		# A patch that passed before with the same checkpatch passes again;
 		# its MAINTAINERS coverage is checked every time.
-		key="$checker $ignore $(sha256sum <"$patch" | cut -c1-16)"
+		key="$checker $ignore $(digest <"$patch")"
 		if passed_before "$passed" "$key" && [ -z "$unmaintained" ]; then
 			say "   clean: $name (checked before)"
 			continue

@@ -24,7 +24,7 @@ inputs_key() {
 }
 
 passed=$CACHE_DIR/series-passed
-key=$(inputs_key | sha256sum | cut -c1-16)
+key=$(inputs_key | digest)
 if passed_before "$passed" "$key"; then
 	say "patches/ matched these sources before"
 	exit 0

@@ -205,6 +205,11 @@ record_pass() {
 	printf '%s\n' "$2" >>"$1"
 }
 
+# A short name for what is on stdin: the keys of the caches above.
+digest() {
+	sha256sum | cut -c1-16
+}
+
 # Names git tree $1 as it is on disk: its commit's tree and whatever is
 # changed or added on top (a mutant is an uncommitted change).
 tree_key() {
@@ -212,7 +217,7 @@ tree_key() {
 		git -C "$1" rev-parse 'HEAD^{tree}'
 		git -C "$1" status --porcelain
 		git -C "$1" diff HEAD
-	} | sha256sum | cut -c1-16
+	} | digest
 }
 
 # Every script works on one kernel: $KERNEL, or the default. Scripts that
