@@ -750,7 +750,18 @@ static pid_t start_caller(int value)
 	return pid;
 }
 
-/* What every read must show, however the handlers race with it. */
+static time_t monotonic_seconds(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec;
+}
+
+/*
+ * What every read must show, however the handlers race with it. ok is
+ * printed as calls - failed: more failures than calls still add up.
+ */
 static bool stats_consistent(const struct func_stats *st)
 {
 	return st->failed <= st->calls && st->ok + st->failed == st->calls &&
@@ -765,10 +776,11 @@ static bool stats_consistent(const struct func_stats *st)
  */
 TEST_F(sample, kretprobe_stats_reset_under_load)
 {
-	/* Far above what a stalled TCG guest on a busy host needs. */
+	/* A round without a call for this long: the callers do not run. */
 	const time_t stall_seconds = 10;
 	const int rounds = 200, m = 5;
 	struct func_stats st;
+	unsigned long seen = 0;
 	time_t deadline;
 	char call[64];
 	int i, reads = 0, bad = 0;
@@ -783,16 +795,17 @@ TEST_F(sample, kretprobe_stats_reset_under_load)
 	self->callers[1] = start_caller(-ENOENT);
 	ASSERT_LT(0, self->callers[1]) TH_LOG("fork: %s", strerror(errno));
 	for (i = 0; i < rounds; i++) {
-		if (i % 2)
+		if (i % 2) {
 			ASSERT_EQ(0, write_file(STATS_DIR "/control", "reset"));
+			seen = 0;
+		}
 		/*
-		 * A round ends with a read that saw calls since the reset: the
-		 * load ran during every round. A QEMU guest with one host thread
-		 * for its vCPUs runs the callers' vCPU only when this one stops,
-		 * which the pause does: without it, 170 to 190 of 200 reads saw
-		 * no call, and on a busy host all of them did.
+		 * A round ends with a read that saw more calls than the round
+		 * began with: handlers ran during every round. The pause gives
+		 * the callers a CPU when they have none of their own, as in a
+		 * QEMU guest whose vCPUs share one host thread.
 		 */
-		deadline = time(NULL) + stall_seconds;
+		deadline = monotonic_seconds() + stall_seconds;
 		for (;;) {
 			read_stats(_metadata, "kst_sample_int", &st);
 			if (!stats_consistent(&st) && !bad++)
@@ -800,13 +813,14 @@ TEST_F(sample, kretprobe_stats_reset_under_load)
 				       reads, st.calls, st.ok, st.failed, st.hist_sum,
 				       errno_total(&st));
 			reads++;
-			if (st.calls || time(NULL) > deadline)
+			if (st.calls > seen || monotonic_seconds() >= deadline)
 				break;
 			usleep(200);
 		}
-		ASSERT_LT(0, st.calls)
+		ASSERT_LT(seen, st.calls)
 			TH_LOG("round %d: no call in %ld s: the callers do not run", i,
 			       (long)stall_seconds);
+		seen = st.calls;
 	}
 	EXPECT_EQ(0, bad) TH_LOG("%d of %d reads inconsistent", bad, reads);
 	stop_callers(self->callers, ARRAY_SIZE(self->callers));
