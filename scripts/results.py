@@ -63,9 +63,13 @@ RESULT_RE = re.compile(r"^((?:# )*)(not ok|ok) (\d+) (.+?)(?: # (\w+)\s*(.*))?$"
 PLAN_RE = re.compile(r"^((?:# )*)1\.\.(\d+)(?: # SKIP\s*(.*))?$")
 # kselftest_harness.h announces each case before it runs it; the test
 # module says on the console which of its cases it runs
-RUN_RE = re.compile(r"^# #\s+RUN\s+(\S+) \.\.\.$")
-# what kselftest_harness.h says of a failing check: "file.c:line:test:text"
-HARNESS_NOTE_RE = re.compile(r"^(?:# )*#\s+([\w.-]+\.c:\d+):[^:\s]+:(.*)$")
+RUN_RE = re.compile(r"^(?:# )*#\s+RUN\s+(\S+) \.\.\.$")
+# What kselftest_harness.h says during a case: "file.c:line:test:text" (a
+# check's "Expected ..." and the TH_LOG() after it, or a test's own TH_LOG;
+# kst_harness.h's inline helpers report as kst_harness.h), and how a case
+# that did not return ended ("name: Test terminated by timeout").
+HARNESS_NOTE_RE = re.compile(r"^(?:# )*#\s+([\w.-]+\.[ch]:\d+):[^:\s]+:(.*)$")
+HARNESS_END_RE = re.compile(r"^(?:# )*#\s+\S+: (Test (?:terminated|ended) .*)$")
 MODULE_CASE_RE = re.compile(r"^\[\s*\d+\.\d+\] kprobes_selftest: case (\S+)$")
 # KUnit's KTAP in the kernel log: four spaces of indentation per level
 KERNEL_PREFIX_RE = re.compile(r"^\[\s*\d+\.\d+\] ?")
@@ -154,6 +158,10 @@ class Run:
         if m:
             self.notes.append(f"{m.group(1)}: {m.group(2).strip()}")
             return
+        m = HARNESS_END_RE.match(line)
+        if m:
+            self.notes.append(m.group(1))
+            return
         m = RESULT_RE.match(line)
         if not m:
             if line.startswith("# selftests: "):
@@ -171,9 +179,9 @@ class Run:
         if directive and directive.upper() == "SKIP":
             status = "skip"
         if status == "fail" and not reason and depth <= 1:
-            # The check that failed and what its test said of it: enough
-            # to start from when only the end of a CI log is kept.
-            reason = " / ".join(self.notes[:2])
+            reason = self.failure_reason()
+        if depth <= 1:
+            self.notes = []
         if depth == 1:
             # The console does not keep user space and kernel lines in
             # order: forget only the case this result is for.
@@ -184,6 +192,8 @@ class Run:
                 self.program["cases"] += 1
         elif depth == 0 and not self.program:
             # a program run on its own, outside run_kselftest.sh
+            if self.running and self.running.split()[0] in name:
+                self.running = None
             self.add_case(name, status, reason or "")
         elif depth == 0:
             prog = self.program
@@ -204,6 +214,16 @@ class Run:
                 self.add_case(prog["name"], status, why)
             self.program = None
             self.plans.pop(1, None)
+
+    def failure_reason(self):
+        """The check that failed and what its test said of it, from what
+        the harness printed during the case: enough to start from when
+        only the end of a CI log is kept. A test's TH_LOG()s before the
+        check (what it tried) are not the reason."""
+        for i, note in enumerate(self.notes):
+            if ": Expected " in note or note.startswith("Test "):
+                return " / ".join(self.notes[i:i + 2])
+        return " / ".join(self.notes[-2:])
 
     def kunit_line(self, line):
         """Reports each KUnit case, and a suite that ran none."""
