@@ -19,15 +19,22 @@
 #include "kst_harness.h"
 
 /*
- * Waits up to 5 s for the kprobes/list line with @needle to show @flag
- * (@present) or not; the line ends up in @line.
+ * Tries, 100 ms apart, to see what the optimizer did: 10 s, as long as
+ * the test module waits for it (KST_OPTIMIZE_WAIT_S), which an emulated
+ * guest on a busy host needed.
+ */
+#define OPTIMIZER_TRIES	100
+
+/*
+ * Waits for the kprobes/list line with @needle to show @flag (@present)
+ * or not; the line ends up in @line.
  */
 static bool wait_in_kprobes_list(const char *needle, const char *flag, bool present,
 				 char *line, size_t size)
 {
 	int i;
 
-	for (i = 0; i < 50; i++) {
+	for (i = 0; i < OPTIMIZER_TRIES; i++) {
 		if (find_in_kprobes_list(needle, line, size) &&
 		    !strstr(line, flag) == !present)
 			return true;
@@ -207,11 +214,11 @@ TEST_F(optprobe, freed_with_its_module)
 	 * Only a probe on the old address shows what was left there: load
 	 * the module until it comes back at that address. Until the
 	 * optimizer runs, the old probe is still there, as it should: try
-	 * again for up to 5 s. The module's address is only known once a
-	 * probe registers, so a "skip" may come after a "fail".
+	 * again. The module's address is only known once a probe
+	 * registers, so a "skip" may come after a "fail".
 	 */
 	reload_target(_metadata);
-	for (tries = 0, reloads = 1; tries < 50; tries++) {
+	for (tries = 0, reloads = 1; tries < OPTIMIZER_TRIES; tries++) {
 		run_command(_metadata, "optprobe_reregister", verdict, sizeof(verdict));
 		if (!strcmp(verdict, "pass"))
 			break;
