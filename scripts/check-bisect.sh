@@ -39,14 +39,15 @@ trap 'git -C "$src" checkout -q --detach "$tip"' EXIT
 sparse=$("$TOP/scripts/sparse.sh" "$src")
 
 # What step $1 needs built in build directory $2: kernel, kselftest,
-# nothing, or "unused" when it changes only C files not compiled there.
+# nothing, or "unused" when it changes only C or assembler files not
+# compiled there.
 step_kind() {
 	local paths path
 
 	paths=$(git -C "$src" diff --name-only "$1^" "$1")
 	if grep -qv -e '^tools/testing/selftests/' -e '^Documentation/' <<<"$paths"; then
 		while read -r path; do
-			if [[ $path != *.c ]] || [ -f "$2/${path%.c}.o" ]; then
+			if [[ $path != *.[cS] ]] || [ -f "$2/${path%.?}.o" ]; then
 				echo kernel
 				return
 			fi

@@ -8,8 +8,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 src=$("$TOP/scripts/apply-series.sh")
+mapfile -t patches < <(series_patches)
 mapfile -t docs < <(sed -n 's|^diff --git a/\(Documentation/[^ ]*\.rst\) b/.*|\1|p' \
-	"$TOP"/patches/0*.patch | sort -u)
+	"${patches[@]}" | sort -u)
 [ ${#docs[@]} -gt 0 ] || { say "no documentation in the series"; exit 0; }
 # The directories below Documentation/ that hold them.
 dirs=$(printf '%s\n' "${docs[@]}" | cut -d/ -f2 | sort -u | tr '\n' ' ')

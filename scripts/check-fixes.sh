@@ -31,13 +31,13 @@ trap restore EXIT
 export KERNEL_CMDLINE_EXTRA="${KERNEL_CMDLINE_EXTRA:-} KPROBES_PASSES=1"
 
 # Whether commit $1 changes something this configuration builds: a fix
-# of C files it does not compile (arm's Thumb-2 code on x86_64) cannot
-# change what it runs.
+# of C or assembler files it does not compile (arm's Thumb-2 code on
+# x86_64) cannot change what it runs.
 compiled_here() {
 	local path
 
 	while read -r path; do
-		[[ $path == *.c ]] && [ ! -f "$obj/${path%.c}.o" ] || return 0
+		[[ $path == *.[cS] ]] && [ ! -f "$obj/${path%.?}.o" ] || return 0
 	done < <(git -C "$src" diff --name-only "$1^" "$1")
 	return 1
 }

@@ -1,13 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Runs the kernel's checkpatch.pl --strict on every patch of every
-# kernel's series, with that kernel's checkpatch; fails on any error,
-# warning or check, with two exceptions that checkpatch cannot judge here:
+# kernel's series, with that kernel's checkpatch: the upstream
+# submissions as scripts/export-series.sh makes them to be sent (signed
+# off by a throw-away identity that exists only for this check), the
+# stable kernels' test series as committed (no sign-off: they are not
+# sent). Fails on any error, warning or check, with two exceptions that
+# checkpatch cannot judge here:
 # - UNKNOWN_COMMIT_ID: the trees have no upstream history; the ids in the
 #   Fixes: tags were checked against public kernel history instead;
 # - FILE_PATH_CHANGES ("does MAINTAINERS need updating?") on a patch
 #   that adds files without touching MAINTAINERS: checked here instead,
-#   every file it adds must be under an F: entry of the series' tip.
+#   every file it adds must be under an F: entry of the series' tip;
+# and the false positives that series/checkpatch-exceptions names, each
+# for one patch, with why.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -25,9 +31,28 @@ maintained() {
 
 passed=$CACHE_DIR/checkpatch-passed
 status=0
+exported=$(mktemp -d /tmp/kprobes-export.XXXXXX)
+trap 'rm -rf "$exported"' EXIT
+# Without an identity, the export refuses and writes nothing.
+if GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 \
+	"$TOP/scripts/export-series.sh" --out "$exported/none" >/dev/null 2>&1 ||
+	[ -e "$exported/none" ]; then
+	say "   scripts/export-series.sh did not refuse to export without a git identity"
+	status=1
+fi
+printf '[user]\n\tname = Export Check\n\temail = export-check@invalid\n' >"$exported/gitconfig"
+GIT_CONFIG_GLOBAL=$exported/gitconfig GIT_CONFIG_NOSYSTEM=1 \
+	"$TOP/scripts/export-series.sh" --out "$exported" >/dev/null
 for kernel in $(known_kernels); do
 	load_kernel "$kernel"
 	KERNEL=$kernel "$TOP/scripts/prepare-tree.sh"
+	if [ -z "$SERIES_NAME" ]; then
+		mapfile -t patches < <(find "$exported" -mindepth 2 -name '[0-9]*.patch' ! -name '0000-*' | sort)
+		signoff=
+	else
+		mapfile -t patches < <(series_patches)
+		signoff=,MISSING_SIGN_OFF,NO_AUTHOR_SIGN_OFF
+	fi
 	checkpatch=$LINUX_REPO/scripts/checkpatch.pl
 	# What checkpatch --no-tree reads besides the patch, and this script.
 	checker=$( (cat "$0" "$checkpatch"; cat "$LINUX_REPO"/scripts/spelling.txt \
@@ -36,13 +61,17 @@ for kernel in $(known_kernels); do
 	maintainers=$(mktemp /tmp/kprobes-maintainers.XXXXXX)
 	# MAINTAINERS as the series leaves it.
 	cat "$LINUX_REPO/MAINTAINERS" >"$maintainers"
-	for patch in $(series_patches); do
+	for patch in "${patches[@]}"; do
 		sed -n '/^diff --git a\/MAINTAINERS/,/^diff --git/p' "$patch" |
 			sed -n 's/^+\(F:.*\)/\1/p' >>"$maintainers"
 	done
-	for patch in $(series_patches); do
-		name=${patch#"$TOP"/patches/}
-		ignore=UNKNOWN_COMMIT_ID
+	for patch in "${patches[@]}"; do
+		name=${patch#"$exported"/}
+		name=${name#"$TOP"/}
+		ignore=UNKNOWN_COMMIT_ID$signoff
+		# The patch's mail name without its number, as in the exceptions.
+		ignore+=$(awk -F '\t' -v p="${patch##*/}" '!/^#/ && NF >= 3 && $1 == substr(p, 6) { printf ",%s", $2 }' \
+			"$TOP/series/checkpatch-exceptions")
 		unmaintained=
 		if ! grep -q '^diff --git a/MAINTAINERS' "$patch"; then
 			ignore+=,FILE_PATH_CHANGES

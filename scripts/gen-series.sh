@@ -4,18 +4,26 @@
 # series/NN-*.msg, copies the files named in NN-*.files from this
 # repository to their kernel paths, applies NN-*.diff (hunks on existing
 # kernel files) and commits on top of the kernel's pristine tree; then runs
-# git format-patch with a cover letter built from series/cover-letter.txt.
+# git format-patch with a cover letter.
 #
-# The upstream series (patches/) is made from series/ as it is. A stable
-# backport, series/stable-<K>/, holds only what differs for kernel K:
-# NN-*.diff and NN-*.msg in place of the upstream ones, NN-*.drop (why the
-# patch is left out) and cover-letter.txt, and may add a patch of its own
-# (a prerequisite taken from upstream, NN-*.author naming its author).
-# The new files (NN-*.files) are the same for every kernel.
+# The upstream kernel gets one submission per tree, in the order of
+# series/submissions: patches/NN-NAME/, with the cover letter
+# series/covers/NAME.txt and, in each mail, the To: and Cc: that the
+# base tree's scripts/get_maintainer.pl gives for it. A stable kernel
+# gets one series of test material in lts/<K>/, made from
+# series/lts-<K>/, which holds only what differs for that kernel:
+# NN-*.diff and NN-*.msg in place of the upstream ones, NN-*.drop (why
+# the patch is left out) and cover-letter.txt, and may add a patch of
+# its own (a prerequisite taken from upstream, NN-*.author naming its
+# author). The new files (NN-*.files) are the same for every kernel.
+#
+# No mail carries a Signed-off-by: the commits are by the placeholder of
+# series/series.conf, and scripts/export-series.sh gives the submitter's
+# own From: and Signed-off-by: to the copies that are sent.
 #
 # Usage: scripts/gen-series.sh [OUTPUT_ROOT]       every kernel's series
 #        KERNEL=6.1 scripts/gen-series.sh [OUTPUT_DIR]   one kernel's
-# (defaults: patches/ and its stable-<K>/ directories)
+# (defaults: patches/ and lts/<K>/)
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -23,10 +31,10 @@ set -euo pipefail
 . "$TOP/series/series.conf"
 
 if [ -z "$KERNEL_GIVEN" ]; then
-	root=$(realpath -m "${1:-$TOP/patches}")
+	root=$(realpath -m "${1:-$TOP}")
 	for kernel in $(known_kernels); do
 		load_kernel "$kernel"
-		KERNEL=$kernel "$0" "$root${SERIES_NAME:+/$SERIES_NAME}"
+		KERNEL=$kernel "$0" "$root/${PATCH_DIR#"$TOP"/}"
 	done
 	exit 0
 fi
@@ -61,15 +69,40 @@ series_file() {
 	return 0
 }
 
-# The upstream patches, minus those the backport drops, plus those only
-# the backport has (a prerequisite from upstream, with its NN-*.author).
+# series/NN-name for patch number NN.
+patch_name() {
+	local msg
+
+	for msg in "$TOP/series/$1"-*.msg; do
+		[ -f "$msg" ] || die "series/submissions: no series/$1-*.msg"
+		basename "$msg" .msg
+	done
+}
+
+# Upstream: the patches of each submission, in the order of
+# series/submissions; submission[i] names the submission of patches[i].
+# A backport: the upstream patches, minus those it drops, plus those
+# only it has (a prerequisite from upstream, with its NN-*.author).
 patches=()
-while read -r name; do
-	[ -z "$SERIES_NAME" ] || [ ! -f "$overrides/$name.drop" ] || continue
-	patches+=("$name")
-done < <(for msg in "$TOP"/series/[0-9]*.msg ${SERIES_NAME:+"$overrides"/[0-9]*.msg}; do
-		[ -f "$msg" ] && basename "$msg" .msg
-	done | LC_ALL=C sort -u)
+submission=()
+if [ -z "$SERIES_NAME" ]; then
+	while read -r nn name _waits numbers; do
+		for n in $numbers; do
+			patches+=("$(patch_name "$n")")
+			submission+=("$nn-$name")
+		done
+	done < <(submissions)
+	[ "$(printf '%s\n' "${patches[@]}" | sort -u | wc -l)" -eq "$(find "$TOP/series" \
+		-maxdepth 1 -name '[0-9]*.msg' | wc -l)" ] ||
+		die "series/submissions does not name each series/NN-*.msg once"
+else
+	while read -r name; do
+		[ ! -f "$overrides/$name.drop" ] || continue
+		patches+=("$name")
+	done < <(for msg in "$TOP"/series/[0-9]*.msg "$overrides"/[0-9]*.msg; do
+			[ -f "$msg" ] && basename "$msg" .msg
+		done | LC_ALL=C sort -u)
+fi
 
 "$TOP/scripts/prepare-tree.sh"
 work=$(mktemp -d /tmp/kprobes-series.XXXXXX)
@@ -102,6 +135,7 @@ export GIT_AUTHOR_NAME=$SERIES_AUTHOR_NAME GIT_AUTHOR_EMAIL=$SERIES_AUTHOR_EMAIL
 export GIT_COMMITTER_NAME=$SERIES_AUTHOR_NAME GIT_COMMITTER_EMAIL=$SERIES_AUTHOR_EMAIL
 export GIT_AUTHOR_DATE=$SERIES_DATE GIT_COMMITTER_DATE=$SERIES_DATE
 
+commits=()
 for name in "${patches[@]}"; do
 	files=$(series_file "$name.files")
 	diff=$(series_file "$name.diff")
@@ -124,6 +158,7 @@ for name in "${patches[@]}"; do
 	author=$(series_file "$name.author")
 	git -C "$tree" commit -q -F "$(series_file "$name.msg")" \
 		${author:+--author="$(cat "$author")"}
+	commits+=("$(git -C "$tree" rev-parse HEAD)")
 done
 
 # Files that grow from patch to patch come from .diff hunks
@@ -140,29 +175,63 @@ extra=$(cd "$tree/tools/testing" && find selftests/kprobes -type f 2>/dev/null |
 	while read -r f; do [ -e "$TOP/$f" ] || echo "$f"; done)
 [ -z "$extra" ] || die "$KERNEL: the series adds files that $TOP does not have: $extra"
 
-mkdir -p "$out"
-rm -f "$out"/*.patch
-prefix=$SERIES_SUBJECT_PREFIX${SERIES_NAME:+ $KERNEL.y}
-git -C "$tree" format-patch -q --cover-letter --no-signature \
-	--subject-prefix="$prefix" \
-	--base="$(git -C "$tree" rev-parse "$PRISTINE_TAG")" \
-	-o "$out" "$PRISTINE_TAG..HEAD"
+# git format-patch of commits $2..$3 into directory $1, with subject
+# prefix $4 and the cover letter from file $5 (a subject line, then the
+# blurb) and text $6 after it. Blank context lines become empty lines
+# (what diff --suppress-blank-empty writes, and git apply accepts): a
+# lone space would read as trailing whitespace wherever the patch is not
+# parsed as a patch (checkpatch on a file that git tracks, mail clients).
+format_series() {
+	local dir=$1 from=$2 to=$3 prefix=$4 text=$5 more=$6
 
-# Blank context lines as empty lines (what diff --suppress-blank-empty
-# writes, and git apply accepts): a lone space would read as trailing
-# whitespace wherever the patch is not parsed as a patch (checkpatch on a
-# file that git tracks, mail clients).
-sed -i 's/^ $//' "$out"/0*.patch
-
-# Fill the cover letter's placeholders from its cover-letter.txt.
-cover=$out/0000-cover-letter.patch
-python3 - "$cover" "$(series_file cover-letter.txt)" <<'PY'
+	mkdir -p "$dir"
+	rm -f "$dir"/*.patch
+	git -C "$tree" format-patch -q --cover-letter --no-signature --zero-commit \
+		--subject-prefix="$prefix" -o "$dir" "$from..$to"
+	sed -i 's/^ $//' "$dir"/0*.patch
+	python3 - "$dir/0000-cover-letter.patch" "$text" "$more" <<'PY'
 import sys
-cover_path, text_path = sys.argv[1:]
+import textwrap
+cover_path, text_path, more = sys.argv[1:]
 subject, _, blurb = open(text_path).read().partition("\n")
+if more.strip():
+    blurb = blurb.strip() + "\n\n" + textwrap.fill(more.strip(), 72)
 cover = open(cover_path).read()
 cover = cover.replace("*** SUBJECT HERE ***", subject.strip())
-cover = cover.replace("*** BLURB HERE ***", blurb.strip())
+cover = cover.replace("*** BLURB HERE ***", blurb)
 open(cover_path, "w").write(cover)
 PY
-say "== $KERNEL: $(find "$out" -maxdepth 1 -name '*.patch' | wc -l) files in ${out#"$TOP"/}"
+}
+
+if [ -n "$SERIES_NAME" ]; then
+	format_series "$out" "$PRISTINE_TAG" HEAD "$LTS_SUBJECT_PREFIX $KERNEL.y" \
+		"$(series_file cover-letter.txt)" ""
+	say "== $KERNEL: $(find "$out" -maxdepth 1 -name '*.patch' | wc -l) files in ${out#"$TOP"/}"
+	exit 0
+fi
+
+# The base tree's MAINTAINERS and get_maintainer.pl, for the recipients.
+base_maintainers "$work/base"
+
+# One submission per line of series/submissions, in patches/NN-NAME/.
+mkdir -p "$out"
+find "$out" -mindepth 1 -maxdepth 1 -type d -name '[0-9][0-9]-*' -exec rm -rf {} +
+first=0
+while read -r nn name waits numbers; do
+	count=$(wc -w <<<"$numbers")
+	last=$((first + count - 1))
+	dir=$out/$nn-$name
+	from=${commits[$first]}^
+	more="Based on $UPSTREAM_BASE. Series $nn of $(submissions | wc -l): the fixes, one series per tree, then the samples, the selftests and the documentation."
+	if [ "$waits" = - ]; then
+		more+=" It depends on none of the others."
+	else
+		more+=" It is to be merged after: $(submissions |
+			awk -v w=",$waits," 'index(w, "," $1 ",") { printf "%s%s", sep, $2; sep = ", " }')."
+	fi
+	format_series "$dir" "$from" "${commits[$last]}" "$SERIES_SUBJECT_PREFIX" \
+		"$TOP/series/covers/$name.txt" "$more"
+	"$TOP/scripts/recipients.py" write "$work/base" "$dir"
+	first=$((last + 1))
+done < <(submissions)
+say "== $KERNEL: $(find "$out" -name '*.patch' | wc -l) files in $(submissions | wc -l) submissions in ${out#"$TOP"/}"

@@ -63,13 +63,33 @@ load_kernel() {
 	. "$conf"
 	KERNEL=$1
 	LINUX_REPO=$CACHE_DIR/linux-$KERNEL
-	PATCH_DIR=$TOP/patches${SERIES_NAME:+/$SERIES_NAME}
+	PATCH_DIR=$TOP/patches
+	[ -z "$SERIES_NAME" ] || PATCH_DIR=$TOP/lts/$KERNEL
 	BUILD_ROOT=$CACHE_DIR/build-$KERNEL
 }
 
-# The patches of the kernel's series, cover letter left out.
+# The patches of the kernel's series, cover letters left out, in the
+# order they are applied: upstream, submission by submission
+# (patches/NN-NAME/); a stable kernel's test series (lts/<K>/).
 series_patches() {
-	find "$PATCH_DIR" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort
+	find "$PATCH_DIR" -maxdepth 2 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort
+}
+
+# The lines of series/submissions: NN NAME WAITS PATCHES...
+submissions() {
+	grep -v -e '^#' -e '^[[:space:]]*$' "$TOP/series/submissions"
+}
+
+# Makes in directory $1 what get_maintainer.pl reads of the base tree:
+# who a submission goes to is decided on the base. It takes an F:
+# pattern without a trailing slash for a directory only when that
+# directory exists, so the base's directories are made too (empty).
+base_maintainers() {
+	mkdir -p "$1"
+	git -C "$LINUX_REPO" ls-tree -r -d --name-only "$PRISTINE_TAG" | (cd "$1" && xargs mkdir -p)
+	for f in MAINTAINERS .get_maintainer.ignore scripts/get_maintainer.pl; do
+		git -C "$LINUX_REPO" show "$PRISTINE_TAG:$f" >"$1/$f"
+	done
 }
 
 # Sets KERNEL_ARCH, CROSS_COMPILE, QEMU, QEMU_ARGS, ... for arch $1; see

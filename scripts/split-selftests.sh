@@ -22,7 +22,7 @@ for i in "${!parts[@]}"; do
 	part=${parts[$i]} stage=$((i + 1))
 	if [ "$stage" = 1 ]; then
 		# The first part also carries the hunks on kernel files.
-		for dir in "$TOP/series" "$TOP/series/stable-6.12"; do
+		for dir in "$TOP/series" "$TOP/series/lts-6.12"; do
 			cat "$dir/$part.base.diff" "$diffs/1.diff" >"$dir/$part.diff"
 		done
 	elif [ -s "$diffs/$stage.diff" ]; then
