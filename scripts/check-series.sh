@@ -78,8 +78,9 @@ if passed_before "$passed" "$key"; then
 fi
 fresh=$(mktemp -d /tmp/kprobes-series-check.XXXXXX)
 trap 'rm -rf "$fresh"' EXIT
-"$TOP/scripts/gen-series.sh" "$fresh" >/dev/null
 status=0
+"$TOP/scripts/split-selftests.sh" --check || status=1
+"$TOP/scripts/gen-series.sh" "$fresh" >/dev/null
 for dir in patches lts; do
 	if ! diff -ru "$TOP/$dir" "$fresh/$dir" >"$fresh/diff"; then
 		head -n 40 "$fresh/diff"

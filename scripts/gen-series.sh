@@ -21,6 +21,11 @@
 # series/series.conf, and scripts/export-series.sh gives the submitter's
 # own From: and Signed-off-by: to the copies that are sent.
 #
+# Without OUTPUT_ROOT, the selftest parts' .diff files are written first,
+# from selftests/ (scripts/split-selftests.sh): a change anywhere in
+# selftests/, samples/, Documentation/ or series/ needs this one command,
+# then a commit.
+#
 # Usage: scripts/gen-series.sh [OUTPUT_ROOT]       every kernel's series
 #        KERNEL=6.1 scripts/gen-series.sh [OUTPUT_DIR]   one kernel's
 # (defaults: patches/ and lts/<K>/)
@@ -32,6 +37,9 @@ set -euo pipefail
 
 if [ -z "$KERNEL_GIVEN" ]; then
 	root=$(realpath -m "${1:-$TOP}")
+	# Into patches/ and lts/: from the sources as they are. Elsewhere
+	# (scripts/check-series.sh): from series/ as it is.
+	[ $# -gt 0 ] || "$TOP/scripts/split-selftests.sh"
 	for kernel in $(known_kernels); do
 		load_kernel "$kernel"
 		KERNEL=$kernel "$0" "$root/${PATCH_DIR#"$TOP"/}"
@@ -168,7 +176,7 @@ for dir in selftests samples Documentation; do
 	[ -d "$tree/$(kernel_path "$dir/")" ] || continue
 	while read -r f; do
 		cmp -s "$TOP/$f" "$tree/$(kernel_path "$f")" ||
-			die "$KERNEL: the series' $(kernel_path "$f") is not $f: run scripts/split-selftests.sh"
+			die "$KERNEL: the series' $(kernel_path "$f") is not $f: is it in a .files list?"
 	done < <(source_files "$dir")
 done
 extra=$(cd "$tree/tools/testing" && find selftests/kprobes -type f 2>/dev/null |

@@ -6,74 +6,84 @@ Each growing file is tagged line by line (default part 1). Stage k of a
 file is the lines of parts <= k; the last stage is the file in
 selftests/kprobes as it is. Writes the hunks of each part on those files
 to OUT/<part>.diff (git diff format, kernel paths).
+
+Part k is the k-th series/NN-selftests-*.msg; its .files list the files it
+adds whole. Most lines of the growing files are placed by what they name,
+so that a new case or step is one line in kst_cases.h or kst_steps.h and
+its function in a kst_*.c file, and nothing here changes:
+- KST_CASE(x), KST_STEP(x), KST_STEP_ARG(x) and KST_PART(x) belong to the
+  part whose file defines case_x(), step_x() or kst_x_init(); a comment or
+  blank line, to the part of the next such line;
+- in the Makefiles and .gitignore, a line naming a program, object or
+  module of a part's file belongs to that part.
+TAGS places the rest: blocks of prose and helpers, by their first line.
 Usage: stages.py REPO OUTDIR
 """
-import os, subprocess, sys, tempfile
+import glob, os, re, subprocess, sys, tempfile
 
 repo, outdir = sys.argv[1], sys.argv[2]
 K = 'selftests/kprobes/'
-NPARTS = 23
+PARTS = sorted(glob.glob(os.path.join(repo, 'series', '[0-9]*-selftests-*.msg')))
+NPARTS = len(PARTS)
+
+# The part of each file a part adds whole, by its directory (relative to
+# selftests/kprobes) and its name without extension.
+FILE_PART = {}
+for part, msg in enumerate(PARTS, 1):
+    files = msg[:-len('.msg')] + '.files'
+    if os.path.exists(files):
+        for path in open(files).read().split():
+            d, name = os.path.split(os.path.relpath(path, K))
+            FILE_PART[d, os.path.splitext(name)[0]] = part
+
+# The part of each case, step and step part: that of the file defining it.
+SYMBOL_PART = {}
+for path in glob.glob(os.path.join(repo, K, 'test_modules', '*.c')):
+    stem = os.path.splitext(os.path.basename(path))[0]
+    for m in re.finditer(r'^(?:int|void) (case_\w+|step_\w+|kst_\w+_init)\(',
+                         open(path).read(), re.M):
+        SYMBOL_PART[m.group(1)] = FILE_PART.get(('test_modules', stem), 1)
+LISTED = re.compile(r'^KST_(CASE|STEP|STEP_ARG|PART)\((\w+)\);$')
+
+def listed_part(path, line):
+    m = LISTED.match(line)
+    if not m:
+        return None
+    kind, name = m.groups()
+    symbol = {'CASE': 'case_%s', 'PART': 'kst_%s_init'}.get(kind, 'step_%s') % name
+    assert symbol in SYMBOL_PART, 'no %s() in selftests/kprobes/test_modules' % symbol
+    return SYMBOL_PART[symbol]
+
+def named_part(path, line):
+    d = os.path.dirname(path)
+    parts = [FILE_PART[d, w] for w in re.findall(r'\w+', line) if (d, w) in FILE_PART]
+    return max(parts) if parts else None
+
+# Files whose lines are placed by rule: the rule, and whether a line it
+# does not place takes the part of the next line it does.
+RULED = {
+ 'Makefile': (named_part, False),
+ '.gitignore': (named_part, False),
+ 'test_modules/Makefile': (named_part, False),
+ 'test_modules/kst_cases.h': (listed_part, True),
+ 'test_modules/kst_steps.h': (listed_part, True),
+}
 
 # file -> list of (part, first line (exact), number of lines)
 TAGS = {
  'Makefile': [
   (2, 'CFLAGS += -Wall -O2 $(KHDR_INCLUDES)', 3),
-  (14, 'TEST_GEN_PROGS += test_debugfs', 1),
-  (15, 'TEST_GEN_PROGS += test_unloaded', 1),
-  (16, 'TEST_GEN_PROGS += test_optprobe', 1),
-  (18, 'TEST_GEN_PROGS += test_torture', 1),
-  (20, 'TEST_GEN_PROGS += test_bench', 1),
-  (22, 'TEST_GEN_PROGS += test_samples', 1),
-  (20, '# Run by hand, by a soak job or a benchmark run: see their headers.', 2),
-  (21, 'TEST_GEN_PROGS_EXTENDED += kprobes_soak', 1),
+  (20, '# Run by hand, by a soak job or a benchmark run: see their headers.', 1),
   (2, '# test_kprobes has one test per case of kst_cases.h: a new case rebuilds it.', 2),
   (2, '$(TEST_GEN_PROGS) $(TEST_GEN_PROGS_EXTENDED): helpers.c', 1),
   (2, '', -1),
  ],
  '.gitignore': [
   (2, '# SPDX-License-Identifier: GPL-2.0-only', 2),
-  (14, 'test_debugfs', 1), (15, 'test_unloaded', 1), (16, 'test_optprobe', 1),
-  (18, 'test_torture', 1), (20, 'test_bench', 1), (22, 'test_samples', 1),
-  (20, 'kprobes_bench', 1), (21, 'kprobes_soak', 1),
  ],
- 'test_modules/Makefile': [
-  (3, 'kprobes_selftest-y += kst_offset.o', 1),
-  (7, 'kst-insns-$(CONFIG_RISCV) := kst_insns_riscv.o', 1),
-  (5, 'kst-insns-$(CONFIG_ARM64) := kst_insns_arm64.o', 1),
-  (6, 'kst-insns-$(CONFIG_ARM) := kst_insns_arm.o', 1),
-  (8, 'kst-insns-$(CONFIG_PPC64) := kst_insns_powerpc.o', 1),
-  (9, 'kst-insns-$(CONFIG_MIPS) := kst_insns_mips.o', 1),
-  (10, 'kst-insns-$(CONFIG_S390) := kst_insns_s390.o', 1),
-  (11, 'kst-insns-$(CONFIG_X86) := kst_insns_x86.o', 1),
-  (4, 'kprobes_selftest-y += kst_insns.o $(or $(kst-insns-y),kst_insns_none.o)', 1),
-  (12, 'kprobes_selftest-y += kst_kretprobe.o', 1),
-  (13, 'kprobes_selftest-y += kst_errors.o kst_reserved.o kst_batch.o', 1),
-  (14, 'kprobes_selftest-y += kst_enable.o kst_hold.o kst_blacklist.o', 1),
-  (15, 'kprobes_selftest-y += kst_gone.o', 1),
-  (16, 'kprobes_selftest-y += kst_optprobe.o', 1),
-  (15, 'obj-m += kprobes_selftest_target.o', 1),
-  (17, 'obj-m += kprobes_torture.o', 1),
-  (19, 'obj-m += kprobes_bench.o', 1),
-  (23, 'obj-m += kprobes_sample_target.o', 1),
- ],
- 'test_modules/kst_cases.h': [
-  (3, ' * The refusals of addresses inside an instruction before any case that', 3),
-  (3, '', -2),
-  (3, 'KST_CASE(kprobe_symbol_offset);', 1),
-  (3, 'KST_CASE(kprobe_core_kernel_offset);', 2),
-  (4, 'KST_CASE(kprobe_insns);', 1),
-  (12, 'KST_CASE(kretprobe_by_symbol);', 5),
-  (13, 'KST_CASE(err_symbol_and_addr);', 2),
-  (3, 'KST_CASE(err_bad_offset);', 2),
-  (13, 'KST_CASE(err_kretprobe_data_size);', 15),
-  (14, 'KST_CASE(disable_enable);', 4),
-  (12, 'KST_CASE(maxactive_exhausted);', 4),
- ],
- 'test_modules/kst_steps.h': [
-  (14, '/* kst_hold.c: probes held for kprobes/list and kprobes/enabled. */', 15),
-  (15, '/* kst_gone.c: a probe on kprobes_selftest_target.ko, which goes away. */', 7),
-  (16, '/* kst_optprobe.c: optimized probes, on a module and in kernel text. */', 11),
- ],
+ 'test_modules/Makefile': [],
+ 'test_modules/kst_cases.h': [],
+ 'test_modules/kst_steps.h': [],
  'test_modules/kst_insn.h': [
   (13, '#include <linux/delay.h>', 1),
   (3, '#include <linux/err.h>', 2),
@@ -127,6 +137,7 @@ TAGS = {
 def tagged(path):
     lines = open(os.path.join(repo, K, path)).read().split('\n')
     tags = [1] * len(lines)
+    rule, inherit = RULED.get(path, (None, False))
     for part, first, n in TAGS[path]:
         if n < 0:
             # the line before the line tagged just before: a blank line
@@ -139,7 +150,21 @@ def tagged(path):
         prev = first
         for j in range(i, min(i + n, len(lines))):
             tags[j] = part
+    nxt = None
+    for i in reversed(range(len(lines))) if rule else ():
+        part = rule(path, lines[i])
+        if part is not None:
+            tags[i] = nxt = part
+        elif inherit and nxt is not None:
+            tags[i] = nxt
     return lines, tags
+
+# A growing file that no rule places is named by its first part too
+# (test_samples, in the Makefile).
+for path in TAGS:
+    if path not in RULED:
+        d, name = os.path.split(path)
+        FILE_PART[d, os.path.splitext(name)[0]] = min(tagged(path)[1])
 
 def stage(path, k):
     lines, tags = tagged(path)

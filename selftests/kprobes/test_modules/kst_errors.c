@@ -75,7 +75,37 @@ int case_err_kretprobe_data_size(void)
 	return 0;
 }
 
-/* A second registration fails and leaves the first one working. */
+/*
+ * x86's kretprobe_blacklist[] refuses return probes on __switch_to(),
+ * which switches tasks but not kernel stacks; a kprobe there is taken.
+ * kprobes/blacklist in debugfs does not list it. The other architectures'
+ * lists are empty.
+ */
+int case_err_kretprobe_blacklist(void)
+{
+#ifdef CONFIG_X86
+	struct kretprobe rp = { .handler = kst_ret_handler };
+	struct kprobe kp = {};
+	int ret;
+
+	kst_init_kprobe(&kp, "__switch_to", 0);
+	ret = register_kprobe(&kp);
+	if (ret)
+		return kst_fail("kprobe on __switch_to: %d, expected 0", ret);
+	unregister_kprobe(&kp);
+
+	kst_init_kprobe(&rp.kp, "__switch_to", 0);
+	ret = register_kretprobe(&rp);
+	if (!ret)
+		unregister_kretprobe(&rp);
+	if (ret != -EINVAL)
+		return kst_fail("kretprobe on __switch_to: %d, expected %d", ret, -EINVAL);
+	return 0;
+#else
+	return kst_skip("no kretprobe_blacklist entry on this architecture");
+#endif
+}
+
 /* Not code: a kprobe there would write a breakpoint into data. */
 static int kst_data_word;
 
@@ -116,6 +146,7 @@ int case_register_clears_stale_flags(void)
 	return 0;
 }
 
+/* A second registration fails and leaves the first one working. */
 int case_err_register_twice(void)
 {
 	int ret, again, hits;
