@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Proves that the suite catches what each fix of a kernel's series fixes:
-# for every patch with a Fixes: tag, reverts it in the pipeline's tree
-# (not in the series), builds, boots and runs the suite, and expects the
-# run to fail. Prints the cases that failed without each fix, restores
-# the tree and exits non-zero when a fix made no difference.
+# for every patch with a Fixes: tag or a Cc: stable, reverts it in the
+# pipeline's tree (not in the series), builds, boots and runs the suite,
+# and expects the run to fail. Prints the cases that failed without each
+# fix, restores the tree and exits non-zero when a fix made no difference.
 #
 # Usage: KERNEL=7.3 scripts/check-fixes.sh [ARCH[-VARIANT]] [OUT]
 #   ARCH       default x86_64; ARCH-VARIANT adds configs/VARIANT.config
@@ -45,7 +45,7 @@ compiled_here() {
 # compiled_here needs the tip's objects.
 [ -e "$obj/vmlinux" ] || run_logged "$out/tip.build.log" "$TOP/scripts/build.sh" "$label" "$src" "$obj"
 status=0
-for commit in $(git -C "$src" rev-list --reverse --grep='^Fixes: ' "$PRISTINE_TAG..$tip"); do
+for commit in $(git -C "$src" rev-list --reverse --grep='^Fixes: ' --grep='^Cc: stable@' "$PRISTINE_TAG..$tip"); do
 	subject=$(git -C "$src" log -1 --format=%s "$commit")
 	[[ $subject =~ ${FIXES:-.} ]] || continue
 	if ! compiled_here "$commit"; then
