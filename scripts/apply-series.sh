@@ -10,12 +10,29 @@
 #
 # With a tree (a developer's own git checkout): the series is applied on top
 # with git am unless it is applied already.
+#
+# NO_FIXES=1 leaves out the fixes: every mail that changes a file outside
+# samples/, tools/, Documentation/ and MAINTAINERS. What is left is the
+# samples, the selftests and the documentation on the kernel as it is,
+# as a CI farm runs today's selftests on a kernel that lacks the fixes.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
+# True when mail $1 changes the kernel itself.
+is_fix() {
+	sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "$1" |
+		grep -qv -e '^samples/' -e '^tools/' -e '^Documentation/' -e '^MAINTAINERS$'
+}
+
 mapfile -t patches < <(series_patches)
 [ ${#patches[@]} -gt 0 ] || die "no patches in $PATCH_DIR: run scripts/gen-series.sh"
+if [ -n "${NO_FIXES:-}" ]; then
+	for i in "${!patches[@]}"; do
+		! is_fix "${patches[$i]}" || unset "patches[$i]"
+	done
+	patches=("${patches[@]}")
+fi
 
 # True when every patch reverse-applies, newest first, to the tree's HEAD;
 # works in a scratch index, so the tree is not touched.
