@@ -33,6 +33,7 @@ KST_CASE(err_not_text);
 KST_CASE(err_bug_site);
 KST_CASE(err_jump_label_site);
 KST_CASE(extable_site);
+KST_CASE(extable_delay_slot);
 KST_CASE(register_clears_stale_flags);
 KST_CASE(err_register_twice);
 KST_CASE(unregister_unregistered);

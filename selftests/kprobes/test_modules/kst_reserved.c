@@ -4,7 +4,8 @@
  * kprobes must refuse to put a breakpoint on: a BUG()/WARN() trap (its
  * handler looks the trap up by address) and a static branch (jump label
  * patching would overwrite the breakpoint, or the breakpoint the branch);
- * and a user access, whose fault the kernel fixes up by address
+ * and a user access, whose fault the kernel fixes up by address, also in
+ * the delay slot of a probed branch on MIPS
  */
 #include <linux/bug.h>
 #include <linux/extable.h>
@@ -138,23 +139,22 @@ static unsigned long kst_extable_insn(const struct exception_table_entry *ex)
 #endif
 }
 
-/* The first instruction of kst_reads_user() the exception table lists. */
-static unsigned long kst_user_access_addr(void)
+/* The first instruction of @func the exception table lists. */
+static unsigned long kst_user_access_addr(const void *func)
 {
 	const struct exception_table_entry *ex = THIS_MODULE->extable;
-	unsigned long func = (unsigned long)kst_reads_user;
-	int size = kst_func_size(kst_reads_user);
+	int size = kst_func_size(func);
 	unsigned int i;
 
 	for (i = 0; size > 0 && i < THIS_MODULE->num_exentries; i++, ex++)
-		if (kst_extable_insn(ex) - func < (unsigned long)size)
+		if (kst_extable_insn(ex) - (unsigned long)func < (unsigned long)size)
 			return kst_extable_insn(ex);
 	return 0;
 }
 
 int case_extable_site(void)
 {
-	unsigned long addr = kst_user_access_addr();
+	unsigned long addr = kst_user_access_addr(kst_reads_user);
 	struct kprobe kp = { .pre_handler = kst_pre_handler };
 	int ret, hits;
 
@@ -181,3 +181,66 @@ int case_extable_site(void)
 				(void *)addr, hits);
 	return 0;
 }
+
+#ifdef CONFIG_MIPS
+/*
+ * A user read in the delay slot of a branch, with its exception table
+ * entry. A kprobe on the branch runs the delay slot out of line; a fault
+ * there must reach the fixup as the CPU reports a delay slot's: at the
+ * branch, with Cause.BD set.
+ */
+static noinline long kst_reads_user_in_delay_slot(const int __user *uptr)
+{
+	long val;
+
+	__asm__ __volatile__(
+	"	.set	push			\n"
+	"	.set	noreorder		\n"
+	"	b	2f			\n"
+	"1:	 lw	%0, 0(%1)		\n"
+	"2:					\n"
+	"	.set	pop			\n"
+	"	.section .fixup,\"ax\"		\n"
+	"3:	li	%0, %2			\n"
+	"	j	2b			\n"
+	"	.previous			\n"
+	"	.section __ex_table,\"a\"	\n"
+	"	" __UA_ADDR "\t1b, 3b		\n"
+	"	.previous			\n"
+	: "=&r" (val)
+	: "r" (uptr), "i" (-EFAULT));
+	return val;
+}
+
+int case_extable_delay_slot(void)
+{
+	unsigned long slot = kst_user_access_addr(kst_reads_user_in_delay_slot);
+	struct kprobe kp = { .pre_handler = kst_pre_handler };
+	long ret;
+	int hits;
+
+	if (!slot)
+		return kst_fail("no exception table entry in kst_reads_user_in_delay_slot()");
+	kst_reset_counts();
+	/* The branch, whose delay slot holds the read. */
+	kp.addr = (kprobe_opcode_t *)(slot - 4);
+	ret = register_kprobe(&kp);
+	if (ret)
+		return kst_fail("register_kprobe() on a branch at %pS: %ld", kp.addr, ret);
+	/* Nothing is mapped at NULL: the read faults, and is fixed up. */
+	ret = kst_call(kst_reads_user_in_delay_slot, NULL);
+	hits = atomic_read(&pre_hits);
+	unregister_kprobe(&kp);
+	if (ret != -EFAULT)
+		return kst_fail("a faulting read in the delay slot of %pS returned %ld, expected %d",
+				kp.addr, ret, -EFAULT);
+	if (hits != 1)
+		return kst_fail("the kprobe at %pS ran %d times, expected 1", kp.addr, hits);
+	return 0;
+}
+#else
+int case_extable_delay_slot(void)
+{
+	return kst_skip("no branch delay slots on this architecture");
+}
+#endif
