@@ -193,22 +193,21 @@ static noinline long kst_reads_user_in_delay_slot(const int __user *uptr)
 {
 	long val;
 
-	__asm__ __volatile__(
-	"	.set	push			\n"
-	"	.set	noreorder		\n"
-	"	b	2f			\n"
-	"1:	 lw	%0, 0(%1)		\n"
-	"2:					\n"
-	"	.set	pop			\n"
-	"	.section .fixup,\"ax\"		\n"
-	"3:	li	%0, %2			\n"
-	"	j	2b			\n"
-	"	.previous			\n"
-	"	.section __ex_table,\"a\"	\n"
-	"	" __UA_ADDR "\t1b, 3b		\n"
-	"	.previous			\n"
-	: "=&r" (val)
-	: "r" (uptr), "i" (-EFAULT));
+	asm volatile(".set	push\n"
+		     ".set	noreorder\n"
+		     "	b	2f\n"
+		     "1:	lw	%0, 0(%1)\n"
+		     "2:\n"
+		     ".set	pop\n"
+		     ".section .fixup, \"ax\"\n"
+		     "3:	li	%0, %2\n"
+		     "	j	2b\n"
+		     ".previous\n"
+		     ".section __ex_table, \"a\"\n"
+		     __UA_ADDR "\t1b, 3b\n"
+		     ".previous\n"
+		     : "=&r" (val)
+		     : "r" (uptr), "i" (-EFAULT));
 	return val;
 }
 
@@ -232,7 +231,7 @@ int case_extable_delay_slot(void)
 	hits = atomic_read(&pre_hits);
 	unregister_kprobe(&kp);
 	if (ret != -EFAULT)
-		return kst_fail("a faulting read in the delay slot of %pS returned %ld, expected %d",
+		return kst_fail("a faulting read in the delay slot of %pS: %ld, expected %d",
 				kp.addr, ret, -EFAULT);
 	if (hits != 1)
 		return kst_fail("the kprobe at %pS ran %d times, expected 1", kp.addr, hits);
