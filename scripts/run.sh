@@ -132,7 +132,10 @@ status=0
 export KERNEL_CMDLINE_EXTRA="${KERNEL_CMDLINE_EXTRA:-}$cmdline KPROBES_PASSES=$passes"
 export BOOT_TIMEOUT_FACTOR=$(((passes + 1) / 2))
 export BOOT_TIMEOUT_EXTRA=$((passes * torture_seconds))
+nth=0
+total=$(wc -w <<<"$arches")
 for arch_label in $arches; do
+	nth=$((nth + 1))
 	arch=${arch_label%%-*}
 	label=$arch_label$variant$nofixes
 	outdir=$out/$label
@@ -140,7 +143,7 @@ for arch_label in $arches; do
 	rm -rf "$outdir"
 	mkdir -p "$outdir"
 	summaries+=("$outdir/summary.json")
-	say "== $label: build $KERNEL ($src -> $obj)"
+	say "== $label ($nth of $total): build $KERNEL ($src -> $obj)"
 	built_from=$obj/.kprobes-built-from
 	if [ -f "$built_from" ] && [ "$(cat "$built_from")" = "$(build_key "$arch_label" "$obj")" ]; then
 		say "   built before from these sources and scripts, and not since: not rebuilt"
