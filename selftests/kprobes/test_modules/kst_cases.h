@@ -29,6 +29,7 @@ KST_CASE(err_symbol_and_addr);
 KST_CASE(err_unknown_symbol);
 KST_CASE(err_kretprobe_data_size);
 KST_CASE(err_kretprobe_blacklist);
+KST_CASE(err_ipmodify_busy);
 KST_CASE(err_not_text);
 KST_CASE(err_bug_site);
 KST_CASE(err_jump_label_site);

@@ -5,6 +5,7 @@
  * unregistering what is not registered, and a probe hit from a handler,
  * counted in nmissed
  */
+#include <linux/ftrace.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 
@@ -103,6 +104,77 @@ int case_err_kretprobe_blacklist(void)
 	return 0;
 #else
 	return kst_skip("no kretprobe_blacklist entry on this architecture");
+#endif
+}
+
+#ifdef CONFIG_KPROBES_ON_FTRACE
+static void kst_ipmodify_func(unsigned long ip, unsigned long parent_ip,
+			      struct ftrace_ops *ops, struct ftrace_regs *fregs)
+{
+}
+
+/* Another owner of a function's ip, as a livepatch is. */
+static struct ftrace_ops kst_ipmodify_ops = {
+	.func = kst_ipmodify_func,
+	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY,
+};
+#endif
+
+/*
+ * A kprobe with a post_handler on ftrace takes ftrace's IPMODIFY, which
+ * one ftrace_ops of a function may have: beside another owner (a
+ * livepatch) it cannot be armed, and register_kprobe() must say so
+ * rather than return 0 for a probe that never fires.
+ */
+int case_err_ipmodify_busy(void)
+{
+#ifdef CONFIG_KPROBES_ON_FTRACE
+	unsigned long ip;
+	bool on_ftrace;
+	int ret, busy;
+
+	/* Where kprobes put a probe on kst_target's entry. */
+	kst_init_kprobe(&kst_kprobe2, "kst_target", 0);
+	ret = register_kprobe(&kst_kprobe2);
+	if (ret)
+		return kst_fail("register_kprobe() on kst_target: %d", ret);
+	ip = (unsigned long)kst_kprobe2.addr;
+	on_ftrace = kst_kprobe2.flags & KPROBE_FLAG_FTRACE;
+	unregister_kprobe(&kst_kprobe2);
+	if (!on_ftrace)
+		return kst_skip("the kprobe on kst_target does not use ftrace");
+
+	ret = ftrace_set_filter_ip(&kst_ipmodify_ops, ip, 0, 0);
+	if (!ret)
+		ret = register_ftrace_function(&kst_ipmodify_ops);
+	if (ret) {
+		ftrace_free_filter(&kst_ipmodify_ops);
+		return kst_fail("an IPMODIFY ftrace_ops on kst_target: %d", ret);
+	}
+	kst_init_kprobe(&kst_kprobe, "kst_target", 0);
+	busy = register_kprobe(&kst_kprobe);
+	if (!busy)
+		unregister_kprobe(&kst_kprobe);
+	unregister_ftrace_function(&kst_ipmodify_ops);
+	ftrace_free_filter(&kst_ipmodify_ops);
+	if (busy != -EBUSY)
+		return kst_fail("register_kprobe() beside another IPMODIFY ops: %d, expected %d",
+				busy, -EBUSY);
+
+	/* The refusal left nothing behind: without the other owner, it arms. */
+	kst_reset_counts();
+	kst_init_kprobe(&kst_kprobe, "kst_target", 0);
+	ret = register_kprobe(&kst_kprobe);
+	if (ret)
+		return kst_fail("register_kprobe() once the ftrace_ops is gone: %d", ret);
+	kst_call(kst_target, 0);
+	unregister_kprobe(&kst_kprobe);
+	if (atomic_read(&post_hits) != 1)
+		return kst_fail("post_handler hits once the ftrace_ops is gone: %d, expected 1",
+				atomic_read(&post_hits));
+	return 0;
+#else
+	return kst_skip("no CONFIG_KPROBES_ON_FTRACE: kprobes do not use ftrace here");
 #endif
 }
 
