@@ -11,9 +11,9 @@ Part k is the k-th series/NN-selftests-*.msg; its .files list the files it
 adds whole. Most lines of the growing files are placed by what they name,
 so that a new case or step is one line in kst_cases.h or kst_steps.h and
 its function in a kst_*.c file, and nothing here changes:
-- KST_CASE(x), KST_STEP(x), KST_STEP_ARG(x) and KST_PART(x) belong to the
-  part whose file defines case_x(), step_x() or kst_x_init(); a comment or
-  blank line, to the part of the next such line;
+- KST_CASE(x), KST_CASE_FATAL(x), KST_STEP(x), KST_STEP_ARG(x) and
+  KST_PART(x) belong to the part whose file defines case_x(), step_x() or
+  kst_x_init(); a comment or blank line, to the part of the next such line;
 - in the Makefiles and .gitignore, a line naming a program, object or
   module of a part's file belongs to that part.
 TAGS places the rest: blocks of prose and helpers, by their first line.
@@ -43,14 +43,15 @@ for path in glob.glob(os.path.join(repo, K, 'test_modules', '*.c')):
     for m in re.finditer(r'^(?:int|void) (case_\w+|step_\w+|kst_\w+_init)\(',
                          open(path).read(), re.M):
         SYMBOL_PART[m.group(1)] = FILE_PART.get(('test_modules', stem), 1)
-LISTED = re.compile(r'^KST_(CASE|STEP|STEP_ARG|PART)\((\w+)\);$')
+LISTED = re.compile(r'^KST_(CASE|CASE_FATAL|STEP|STEP_ARG|PART)\((\w+)\);$')
 
 def listed_part(path, line):
     m = LISTED.match(line)
     if not m:
         return None
     kind, name = m.groups()
-    symbol = {'CASE': 'case_%s', 'PART': 'kst_%s_init'}.get(kind, 'step_%s') % name
+    symbol = {'CASE': 'case_%s', 'CASE_FATAL': 'case_%s',
+              'PART': 'kst_%s_init'}.get(kind, 'step_%s') % name
     assert symbol in SYMBOL_PART, 'no %s() in selftests/kprobes/test_modules' % symbol
     return SYMBOL_PART[symbol]
 
@@ -109,6 +110,8 @@ TAGS = {
   (20, '  test_bench     bad input to test_modules/kprobes_bench.ko, the module of', 2),
   (22, '  test_samples   loads samples/kprobes/*.ko from /lib/modules/$(uname -r)', 3),
   (23, '                 kretprobe_stats_* also probe the functions of', 3),
+  (3, '  test_kprobes_fatal', 4),
+  (3, 'The cases that kill a kernel without their fix are test_kprobes_fatal\'s,', 8),
   (20, 'Installed, but not run by default:', 2),
   (21, '  kprobes_soak begin [CYCLES]; <run the suite>; kprobes_soak end', 5),
   (20, '  kprobes_bench [-c CALLS] [-b N,...]', 5),

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
+#include "kst_fixes.h"
 
 #define TEST_MODULE	"kprobes_selftest"
 #define TARGET_MODULE	"kprobes_selftest_target"
@@ -62,9 +63,13 @@ static inline void run_case(struct __test_metadata *_metadata, const char *comma
 	ASSERT_STREQ("pass", verdict) TH_LOG("%s: %s", command, verdict);
 }
 
-static inline void setup_kprobes(struct __test_metadata *_metadata, char *knob, size_t size)
+/* @variant: the fixture variant's name, or NULL. */
+static inline void setup_kprobes(struct __test_metadata *_metadata, const char *variant,
+				 char *knob, size_t size)
 {
 	int ret;
+
+	kst_name_fixes(_metadata->fixture->name, variant, _metadata->name);
 
 	ret = read_file(KPROBES_ENABLED, knob, size);
 	ASSERT_LT(0, ret) TH_LOG("%s: %s", KPROBES_ENABLED, strerror(-ret));

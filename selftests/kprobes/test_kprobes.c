@@ -22,17 +22,29 @@ FIXTURE_VARIANT(api) {
 	const char *name;
 };
 
-/* One variant per line of kst_cases.h, named as the case. */
-#define KST_CASE(case_name)						\
+/*
+ * One variant per line of kst_cases.h, named as the case. A case that
+ * kills a kernel without its fix (KST_CASE_FATAL) is not this program's
+ * but test_kprobes_fatal's, which is this file built with KST_FATAL and
+ * runs last: on such a kernel every other test reports first.
+ */
+#define KST_VARIANT(case_name)						\
 	static const char kst_name_##case_name[] = #case_name;		\
 	FIXTURE_VARIANT_ADD(api, case_name) {				\
 		.name = kst_name_##case_name,				\
 	}
+#ifdef KST_FATAL
+#define KST_CASE(case_name)
+#define KST_CASE_FATAL(case_name)	KST_VARIANT(case_name)
+#else
+#define KST_CASE(case_name)		KST_VARIANT(case_name)
+#define KST_CASE_FATAL(case_name)
+#endif
 #include "test_modules/kst_cases.h"
 
 FIXTURE_SETUP(api)
 {
-	setup_kprobes(_metadata, self->knob, sizeof(self->knob));
+	setup_kprobes(_metadata, variant->name, self->knob, sizeof(self->knob));
 }
 
 FIXTURE_TEARDOWN(api)

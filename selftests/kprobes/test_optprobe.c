@@ -56,7 +56,7 @@ FIXTURE(optprobe) {
 
 FIXTURE_SETUP(optprobe)
 {
-	setup_kprobes(_metadata, self->knob, sizeof(self->knob));
+	setup_kprobes(_metadata, NULL, self->knob, sizeof(self->knob));
 	if (read_file(RCU_EXPEDITED, self->rcu_expedited, sizeof(self->rcu_expedited)) <= 0)
 		self->rcu_expedited[0] = '\0';
 }

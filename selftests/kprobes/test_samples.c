@@ -26,6 +26,7 @@
 
 #include "../kselftest_harness.h"
 #include "helpers.h"
+#include "kst_fixes.h"
 
 #define STATS_DIR	DEBUGFS "/kretprobe_stats"
 #define STATS_FUNC	"do_sys_openat2"
@@ -78,6 +79,7 @@ FIXTURE(sample) {
 
 FIXTURE_SETUP(sample)
 {
+	kst_name_fixes(_metadata->fixture->name, NULL, _metadata->name);
 	self->loaded = NULL;
 	self->target_loaded = false;
 	memset(self->callers, 0, sizeof(self->callers));

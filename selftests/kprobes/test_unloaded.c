@@ -16,7 +16,7 @@ FIXTURE(kprobes) {
 
 FIXTURE_SETUP(kprobes)
 {
-	setup_kprobes(_metadata, self->knob, sizeof(self->knob));
+	setup_kprobes(_metadata, NULL, self->knob, sizeof(self->knob));
 }
 
 FIXTURE_TEARDOWN(kprobes)

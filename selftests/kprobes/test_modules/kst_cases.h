@@ -5,25 +5,33 @@
  * returns 0, kst_fail() or kst_skip(). The module builds its table of
  * cases from this list, and test_kprobes.c one api.<name>.run test per
  * case. Whoever includes this file defines KST_CASE(name) first.
+ *
+ * KST_CASE_FATAL(name): a case that kills a kernel without its fix
+ * (../kst_fixes.h names it). CI farms run these selftests on stable
+ * kernels that may lack it: test_kprobes_fatal, the last program, runs
+ * these cases, so that every other test has reported by then.
  */
+#ifndef KST_CASE_FATAL
+#define KST_CASE_FATAL(name) KST_CASE(name)
+#endif
 KST_CASE(kprobe_by_symbol);
 KST_CASE(kprobe_by_addr);
 /*
  * The refusals of addresses inside an instruction before any case that
  * probes one: where such a probe is accepted, the cases after it crash.
  */
-KST_CASE(err_bad_offset);
+KST_CASE_FATAL(err_bad_offset);
 KST_CASE(err_kretprobe_offset);
 KST_CASE(kprobe_symbol_offset);
 KST_CASE(kprobe_core_kernel);
 KST_CASE(kprobe_core_kernel_addr);
 KST_CASE(kprobe_core_kernel_offset);
 KST_CASE(kprobe_changes_execution_path);
-KST_CASE(kprobe_insns);
+KST_CASE_FATAL(kprobe_insns);
 KST_CASE(kretprobe_by_symbol);
 KST_CASE(kretprobe_entry_data);
 KST_CASE(kretprobe_maxactive_default);
-KST_CASE(probes_same_addr);
+KST_CASE_FATAL(probes_same_addr);
 KST_CASE(kretprobe_ignores_post_handler);
 KST_CASE(err_symbol_and_addr);
 KST_CASE(err_unknown_symbol);
@@ -33,11 +41,11 @@ KST_CASE(err_ipmodify_busy);
 KST_CASE(err_not_text);
 KST_CASE(err_bug_site);
 KST_CASE(err_jump_label_site);
-KST_CASE(extable_site);
-KST_CASE(extable_delay_slot);
+KST_CASE_FATAL(extable_site);
+KST_CASE_FATAL(extable_delay_slot);
 KST_CASE(register_clears_stale_flags);
 KST_CASE(err_register_twice);
-KST_CASE(unregister_unregistered);
+KST_CASE_FATAL(unregister_unregistered);
 KST_CASE(recursion_nmissed);
 KST_CASE(recursion_nmissed_breakpoint);
 KST_CASE(recursion_nmissed_optimized);
@@ -55,3 +63,4 @@ KST_CASE(maxactive_recursive);
 KST_CASE(kretprobe_return_address);
 
 #undef KST_CASE
+#undef KST_CASE_FATAL

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel fixes the kprobes selftests are known to catch, by the
+ * subject of each patch. CI farms run these selftests on stable kernels,
+ * which may lack some of them: a test names the fixes it needs before it
+ * starts, so that its failure, or a console that ends in an oops, says
+ * which fix to look for. The cases that kill a kernel without their fix
+ * (KST_CASE_FATAL in test_modules/kst_cases.h) run last, in
+ * test_kprobes_fatal, after every other program has reported.
+ */
+#ifndef KST_FIXES_H
+#define KST_FIXES_H
+
+#include <stdio.h>
+#include <string.h>
+
+struct kst_fix {
+	const char *test;	/* as in its TAP line */
+	const char *subject;	/* the fix's */
+	const char *without;	/* what a kernel without it did, and where */
+};
+
+static const struct kst_fix kst_fixes[] = {
+	{ "api.unregister_unregistered.run",
+	  "kprobes: Skip kretprobes that are not registered in unregister_kretprobes()",
+	  "an oops, every architecture" },
+	{ "optprobe.freed_with_its_module",
+	  "kprobes: Free unused optimized kprobes on unloaded modules",
+	  "a WARN, x86_64 and arm" },
+	{ "optprobe.reused_by_disabled_probe",
+	  "kprobes: Do not enable an unused optimized kprobe for a disabled kprobe",
+	  "a failure, x86_64" },
+	{ "api.probes_same_addr.run",
+	  "kprobes: Disarm a kprobe on ftrace from the ftrace_ops it was armed in",
+	  "a WARN and an oops, x86_64" },
+	{ "kprobes.global_knob_covers_enabled_probes",
+	  "kprobes: Fix enable_kprobe() while all kprobes are disarmed",
+	  "a failure, every architecture" },
+	{ "kprobes.global_knob_covers_enabled_aggregate",
+	  "kprobes: Fix enable_kprobe() while all kprobes are disarmed",
+	  "a failure, every architecture" },
+	{ "api.kprobe_by_symbol.run",
+	  "ARM: kprobes: Keep the Thumb emulation's operands out of r0-r7",
+	  "an oops, Thumb-2 arm" },
+	{ "api.kprobe_by_symbol.run",
+	  "ARM: kprobes: Emulate a one-register Thumb PUSH/POP without LDM/STM",
+	  "an oops, Thumb-2 arm" },
+	{ "kprobes.blacklist_module_function",
+	  "kprobes: Start a blacklist entry at its symbol, not at the pointer",
+	  "a failure, Thumb-2 arm" },
+	{ "kprobes.blacklist_core_functions",
+	  "kprobes: Start a blacklist entry at its symbol, not at the pointer",
+	  "a failure, Thumb-2 arm" },
+	{ "sample.kprobe_example",
+	  "kprobes: Walk a blacklisted area from the end of each symbol",
+	  "a failure, ppc64le" },
+	{ "api.err_ipmodify_busy.run",
+	  "kprobes: Return the error of arm_kprobe() from register_kprobe()",
+	  "a failure, x86_64" },
+	{ "api.kprobe_by_addr.run",
+	  "x86/ftrace: Call an ftrace_ops callback at an odd address, do not jump",
+	  "an oops, x86_64 built by GCC before 14" },
+	{ "api.kprobe_changes_execution_path.run",
+	  "powerpc/kprobes: Keep a function's entry probe within the function",
+	  "a failure, ppc64le" },
+	{ "api.extable_site.run",
+	  "MIPS: kprobes: Report a fault in a single-stepped instruction at its address",
+	  "an oops, mips64el" },
+	{ "api.extable_delay_slot.run",
+	  "MIPS: kprobes: Report a fault in a single-stepped instruction at its address",
+	  "an oops, mips64el" },
+	{ "api.err_bad_offset.run",
+	  "MIPS: kprobes: Refuse a kprobe at a misaligned address",
+	  "a failure, then an oops, mips64el" },
+	{ "api.kprobe_insns.run",
+	  "MIPS: kprobes: Finish a probe whose delay slot is skipped",
+	  "an oops, mips64el" },
+	{ "api.kprobe_insns.run",
+	  "MIPS: kprobes: Run the delay slot of a branch likely only when taken",
+	  "a failure, mips64el" },
+	{ "api.kprobe_insns.run",
+	  "x86/kprobes: Decrement the count before testing it in the LOOP emulation",
+	  "a failure, x86_64 and i386" },
+};
+
+/*
+ * Before a test: prints the fixes it is known to need, so that its
+ * failure, or the last lines of a console whose kernel died in it, name
+ * them. @variant is the fixture variant's name, or NULL.
+ */
+static inline void kst_name_fixes(const char *fixture, const char *variant,
+				  const char *test)
+{
+	char name[256];
+	size_t i;
+
+	snprintf(name, sizeof(name), "%s.%s%s%s", fixture, variant ?: "",
+		 variant ? "." : "", test);
+	for (i = 0; i < sizeof(kst_fixes) / sizeof(kst_fixes[0]); i++)
+		if (!strcmp(kst_fixes[i].test, name))
+			fprintf(stderr, "# %s needs \"%s\" (without it: %s)\n",
+				name, kst_fixes[i].subject, kst_fixes[i].without);
+}
+
+#endif /* KST_FIXES_H */
