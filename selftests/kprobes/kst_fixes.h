@@ -11,8 +11,10 @@
 #ifndef KST_FIXES_H
 #define KST_FIXES_H
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 struct kst_fix {
 	const char *test;	/* as in its TAP line */
@@ -85,21 +87,32 @@ static const struct kst_fix kst_fixes[] = {
 
 /*
  * Before a test: prints the fixes it is known to need, so that its
- * failure, or the last lines of a console whose kernel died in it, name
- * them. @variant is the fixture variant's name, or NULL.
+ * failure names them. Also to the kernel log, which a panic flushes to
+ * the console: the output of a program whose kernel dies may not get
+ * there. @variant is the fixture variant's name, or NULL.
  */
 static inline void kst_name_fixes(const char *fixture, const char *variant,
 				  const char *test)
 {
 	char name[256];
+	int kmsg = -1;
 	size_t i;
 
 	snprintf(name, sizeof(name), "%s.%s%s%s", fixture, variant ?: "",
 		 variant ? "." : "", test);
-	for (i = 0; i < sizeof(kst_fixes) / sizeof(kst_fixes[0]); i++)
-		if (!strcmp(kst_fixes[i].test, name))
-			fprintf(stderr, "# %s needs \"%s\" (without it: %s)\n",
-				name, kst_fixes[i].subject, kst_fixes[i].without);
+	for (i = 0; i < sizeof(kst_fixes) / sizeof(kst_fixes[0]); i++) {
+		if (strcmp(kst_fixes[i].test, name))
+			continue;
+		fprintf(stderr, "# %s needs \"%s\" (without it: %s)\n",
+			name, kst_fixes[i].subject, kst_fixes[i].without);
+		if (kmsg < 0)
+			kmsg = open("/dev/kmsg", O_WRONLY);
+		if (kmsg >= 0)
+			dprintf(kmsg, "kprobes selftests: %s needs \"%s\"\n",
+				name, kst_fixes[i].subject);
+	}
+	if (kmsg >= 0)
+		close(kmsg);
 }
 
 #endif /* KST_FIXES_H */
