@@ -43,6 +43,12 @@ for path in glob.glob(os.path.join(repo, K, 'test_modules', '*.c')):
     for m in re.finditer(r'^(?:int|void) (case_\w+|step_\w+|kst_\w+_init)\(',
                          open(path).read(), re.M):
         SYMBOL_PART[m.group(1)] = FILE_PART.get(('test_modules', stem), 1)
+# test_kprobes_fatal has no file of its own (test_kprobes.c built with
+# KST_FATAL): it and its build rule come with the first KST_CASE_FATAL.
+FILE_PART['', 'test_kprobes_fatal'] = FILE_PART['', 'KST_FATAL'] = min(
+    SYMBOL_PART['case_' + name] for name in re.findall(
+        r'^KST_CASE_FATAL\((\w+)\);$',
+        open(os.path.join(repo, K, 'test_modules', 'kst_cases.h')).read(), re.M))
 LISTED = re.compile(r'^KST_(CASE|CASE_FATAL|STEP|STEP_ARG|PART)\((\w+)\);$')
 
 def listed_part(path, line):
@@ -111,7 +117,7 @@ TAGS = {
   (22, '  test_samples   loads samples/kprobes/*.ko from /lib/modules/$(uname -r)', 3),
   (23, '                 kretprobe_stats_* also probe the functions of', 3),
   (3, '  test_kprobes_fatal', 4),
-  (3, 'The cases that kill a kernel without their fix are test_kprobes_fatal\'s,', 8),
+  (3, 'The cases that kill a kernel without their fix are test_kprobes_fatal\'s,', 11),
   (20, 'Installed, but not run by default:', 2),
   (21, '  kprobes_soak begin [CYCLES]; <run the suite>; kprobes_soak end', 5),
   (20, '  kprobes_bench [-c CALLS] [-b N,...]', 5),

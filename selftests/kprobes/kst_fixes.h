@@ -11,7 +11,9 @@
 #ifndef KST_FIXES_H
 #define KST_FIXES_H
 
+#include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -85,17 +87,32 @@ static const struct kst_fix kst_fixes[] = {
 	  "a failure, x86_64 and i386" },
 };
 
+/* How many fixes @test (as in its TAP line) is known to need. */
+static inline int kst_fixes_of(const char *test)
+{
+	int n = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(kst_fixes) / sizeof(kst_fixes[0]); i++)
+		n += !strcmp(kst_fixes[i].test, test);
+	return n;
+}
+
+/* Set by test_kprobes_fatal, whose cases may kill the kernel. */
+static bool kst_fixes_to_kmsg;
+
 /*
  * Before a test: prints the fixes it is known to need, so that its
- * failure names them. Also to the kernel log, which a panic flushes to
- * the console: the output of a program whose kernel dies may not get
- * there. @variant is the fixture variant's name, or NULL.
+ * failure names them. With kst_fixes_to_kmsg, also
+ * to the kernel log, which a panic flushes to the console (with a
+ * loglevel above 4): what a program prints may not get there when its
+ * kernel dies. @variant is the fixture variant's name, or NULL.
  */
 static inline void kst_name_fixes(const char *fixture, const char *variant,
 				  const char *test)
 {
-	char name[256];
-	int kmsg = -1;
+	char name[256], line[512];
+	int kmsg = -1, len;
 	size_t i;
 
 	snprintf(name, sizeof(name), "%s.%s%s%s", fixture, variant ?: "",
@@ -105,11 +122,17 @@ static inline void kst_name_fixes(const char *fixture, const char *variant,
 			continue;
 		fprintf(stderr, "# %s needs \"%s\" (without it: %s)\n",
 			name, kst_fixes[i].subject, kst_fixes[i].without);
+		if (!kst_fixes_to_kmsg)
+			continue;
 		if (kmsg < 0)
-			kmsg = open("/dev/kmsg", O_WRONLY);
-		if (kmsg >= 0)
-			dprintf(kmsg, "kprobes selftests: %s needs \"%s\"\n",
-				name, kst_fixes[i].subject);
+			kmsg = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+		/* One write, one record. */
+		len = snprintf(line, sizeof(line), "kprobes selftests: %s needs \"%s\"\n",
+			       name, kst_fixes[i].subject);
+		if (len >= (int)sizeof(line))
+			len = sizeof(line) - 1;
+		if (kmsg >= 0 && write(kmsg, line, len) != len)
+			fprintf(stderr, "# /dev/kmsg: %s\n", strerror(errno));
 	}
 	if (kmsg >= 0)
 		close(kmsg);

@@ -17,8 +17,9 @@
 KST_CASE(kprobe_by_symbol);
 KST_CASE(kprobe_by_addr);
 /*
- * The refusals of addresses inside an instruction before any case that
- * probes one: where such a probe is accepted, the cases after it crash.
+ * The refusals of addresses inside an instruction, first of the fatal
+ * cases: where such a probe is accepted (MIPS without its fix), the
+ * cases after it crash.
  */
 KST_CASE_FATAL(err_bad_offset);
 KST_CASE(err_kretprobe_offset);

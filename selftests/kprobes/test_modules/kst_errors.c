@@ -121,9 +121,9 @@ static struct ftrace_ops kst_ipmodify_ops = {
 #endif
 
 /*
- * A kprobe with a post_handler on ftrace takes ftrace's IPMODIFY, which
- * one ftrace_ops of a function may have: beside another owner (a
- * livepatch) it cannot be armed, and register_kprobe() must say so
+ * Only one ftrace_ops may modify the ip at a function (a livepatch's,
+ * say), and a kprobe with a post_handler on ftrace needs to: beside
+ * another such ops it cannot be armed, and register_kprobe() must fail
  * rather than return 0 for a probe that never fires.
  */
 int case_err_ipmodify_busy(void)
@@ -155,7 +155,9 @@ int case_err_ipmodify_busy(void)
 	busy = register_kprobe(&kst_kprobe);
 	if (!busy)
 		unregister_kprobe(&kst_kprobe);
-	unregister_ftrace_function(&kst_ipmodify_ops);
+	ret = unregister_ftrace_function(&kst_ipmodify_ops);
+	if (ret)
+		return kst_fail("unregister_ftrace_function(): %d", ret);
 	ftrace_free_filter(&kst_ipmodify_ops);
 	if (busy != -EBUSY)
 		return kst_fail("register_kprobe() beside another IPMODIFY ops: %d, expected %d",
