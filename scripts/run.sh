@@ -6,8 +6,8 @@
 # Usage: scripts/run.sh [--arch ARCH[,ARCH...]|all] [--kernel K] [--kernel-tree DIR]
 #                       [--out DIR] [--debug] [--soak] [--torture-seconds N]
 #                       [--no-fixes]
-#   --arch         x86_64 (default), arm64, arm, arm-thumb2 (arm with a
-#                  Thumb-2 kernel: configs/thumb2.config), or all (env: ARCH)
+#   --arch         x86_64 (default), the labels below, or all (env: ARCH);
+#                  LABEL-VARIANT adds configs/VARIANT.config (arm-thumb2)
 #   --kernel       7.3 (default: the upstream base), 6.12 or 6.1: Debian's
 #                  linux-source-K with that kernel's series (env: KERNEL)
 #   --kernel-tree  a git kernel tree of your own instead; the series of
@@ -26,7 +26,8 @@
 #                  OUT/ARCH-nofixes. The kernel's KUnit kprobes suite is
 #                  not run (kunit.enable=0): on x86 it oopses at boot
 #                  without "x86/ftrace: Call an ftrace_ops callback at an
-#                  odd address", before any selftest could run
+#                  odd address", before any selftest could run (the
+#                  selftests then die in their first kprobe on ftrace)
 #
 # Exits non-zero on any failing or missing case, a boot failure, a hung
 # guest, or a kernel problem report or taint on the console.
@@ -35,7 +36,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n 's/^# \{0,1\}//; 3,29p' "$0"
+	sed -n 's/^# \{0,1\}//; 3,30p' "$0"
+	echo "Labels: $(known_labels | paste -sd' ')"
 	exit "$1"
 }
 
