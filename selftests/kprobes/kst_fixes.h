@@ -7,6 +7,7 @@
  * which fix to look for. The cases that kill a kernel without their fix
  * (KST_CASE_FATAL in test_modules/kst_cases.h) run last, in
  * test_kprobes_fatal, after every other program has reported.
+ * Include after ../kselftest.h (ARRAY_SIZE()).
  */
 #ifndef KST_FIXES_H
 #define KST_FIXES_H
@@ -93,7 +94,7 @@ static inline int kst_fixes_of(const char *test)
 	int n = 0;
 	size_t i;
 
-	for (i = 0; i < sizeof(kst_fixes) / sizeof(kst_fixes[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(kst_fixes); i++)
 		n += !strcmp(kst_fixes[i].test, test);
 	return n;
 }
@@ -117,7 +118,7 @@ static inline void kst_name_fixes(const char *fixture, const char *variant,
 
 	snprintf(name, sizeof(name), "%s.%s%s%s", fixture, variant ?: "",
 		 variant ? "." : "", test);
-	for (i = 0; i < sizeof(kst_fixes) / sizeof(kst_fixes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(kst_fixes); i++) {
 		if (strcmp(kst_fixes[i].test, name))
 			continue;
 		fprintf(stderr, "# %s needs \"%s\" (without it: %s)\n",

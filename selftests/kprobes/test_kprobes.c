@@ -33,12 +33,15 @@ FIXTURE_VARIANT(api) {
 	FIXTURE_VARIANT_ADD(api, case_name) {				\
 		.name = kst_name_##case_name,				\
 	}
+/* The other program's case: a declaration, for the list's semicolon. */
+#define KST_ELSEWHERE(case_name)					\
+	extern const char kst_name_##case_name[]
 #ifdef KST_FATAL
-#define KST_CASE(case_name)
+#define KST_CASE(case_name)		KST_ELSEWHERE(case_name)
 #define KST_CASE_FATAL(case_name)	KST_VARIANT(case_name)
 #else
 #define KST_CASE(case_name)		KST_VARIANT(case_name)
-#define KST_CASE_FATAL(case_name)
+#define KST_CASE_FATAL(case_name)	KST_ELSEWHERE(case_name)
 #endif
 #include "test_modules/kst_cases.h"
 
