@@ -44,8 +44,8 @@ for path in glob.glob(os.path.join(repo, K, 'test_modules', '*.c')):
                          open(path).read(), re.M):
         SYMBOL_PART[m.group(1)] = FILE_PART.get(('test_modules', stem), 1)
 # test_kprobes_fatal has no file of its own (test_kprobes.c built with
-# KST_FATAL): it and its build rule come with the first KST_CASE_FATAL.
-FILE_PART['', 'test_kprobes_fatal'] = FILE_PART['', 'KST_FATAL'] = min(
+# KST_FATAL): it comes with the first KST_CASE_FATAL.
+FILE_PART['', 'test_kprobes_fatal'] = min(
     SYMBOL_PART['case_' + name] for name in re.findall(
         r'^KST_CASE_FATAL\((\w+)\);$',
         open(os.path.join(repo, K, 'test_modules', 'kst_cases.h')).read(), re.M))
@@ -166,6 +166,10 @@ def tagged(path):
             tags[i] = nxt = part
         elif inherit and nxt is not None:
             tags[i] = nxt
+    # A make recipe belongs to its rule.
+    for i in range(1, len(lines)) if rule == named_part else ():
+        if lines[i].startswith('\t') and lines[i - 1].strip():
+            tags[i] = tags[i - 1]
     return lines, tags
 
 # A growing file that no rule places is named by its first part too
