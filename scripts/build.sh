@@ -118,12 +118,24 @@ make_with_progress() {
 	fi
 }
 
+# A build killed midway (a session's end, a CI timeout) leaves files
+# that make then takes as up to date: s390's compressed vmlinux, cut
+# short, failed every later boot with "XZ-compressed data is corrupt".
+# What such a build wrote goes (not .config, which may be a caller's),
+# and this build makes it again.
+building=$obj/.kprobes-building
+if [ -f "$building" ]; then
+	say "   the last build here was interrupted: removing what it wrote"
+	find "$obj" -newer "$building" ! -type d ! -path "$obj/.config" -delete
+fi
+
 if [ "$kernel" = 1 ]; then
 	if [ "$config" = fragments ]; then
 		configure
 	else
 		[ -f "$obj/.config" ] || die "--config-as-is: $obj/.config is missing"
 	fi
+	touch "$building"
 	say "   building the kernel and modules (log: $obj/build.log)"
 	make_with_progress "$obj/build.log" "${make_kernel[@]}" CC="ccache ${CROSS_COMPILE}gcc"
 	rm -rf "$obj/modules-root"
@@ -133,8 +145,10 @@ if [ "$kernel" = 1 ]; then
 	run_logged "$obj/install.log" "${make_kernel[@]}" INSTALL_MOD_PATH="$obj/modules-root" \
 		INSTALL_MOD_STRIP=1 modules_install
 fi
+touch "$building"
 if [ ! -f "$selftest/Makefile" ]; then
 	say "   no kprobes kselftest in this tree"
+	rm -f "$building"
 	exit 0
 fi
 say "   building the kprobes kselftest (log: $obj/kselftest.log)"
@@ -146,6 +160,8 @@ built_for="$obj $(sha256sum <"$obj/.config")"
 if [ "$(cat "$src/$modules/.kprobes-built-for" 2>/dev/null)" != "$built_for" ]; then
 	git -C "$src" clean -fdxq -- "$modules"
 fi
+# Until this build is done, its objects there are for no kernel.
+rm -f "$src/$modules/.kprobes-built-for"
 # Static: the guest has busybox and no C library.
 run_logged "$obj/kselftest.log" make -C "$src/tools/testing/selftests" TARGETS=kprobes \
 	ARCH="$KERNEL_ARCH" CROSS_COMPILE="$CROSS_COMPILE" O="$obj" KDIR="$obj" \
@@ -153,3 +169,4 @@ run_logged "$obj/kselftest.log" make -C "$src/tools/testing/selftests" TARGETS=k
 ls "$obj"/kselftest/kselftest_install/kprobes/test_modules/*.ko >/dev/null 2>&1 ||
 	die "the kprobes test module was not built (log: $obj/kselftest.log)"
 echo "$built_for" >"$src/$modules/.kprobes-built-for"
+rm -f "$building"
