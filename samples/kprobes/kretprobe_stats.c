@@ -452,7 +452,21 @@ static ssize_t control_write(struct file *file, const char __user *ubuf,
 	mutex_unlock(&control_lock);
 	return ret ?: count;
 }
-DEFINE_SHOW_STORE_ATTRIBUTE(control);
+
+static int control_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, control_show, inode->i_private);
+}
+
+/* What DEFINE_SHOW_STORE_ATTRIBUTE() gives, spelled out to build on 6.1. */
+static const struct file_operations control_fops = {
+	.owner		= THIS_MODULE,
+	.open		= control_open,
+	.read		= seq_read,
+	.write		= control_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
 
 /* The module parameter "funcs", and loading and unloading. */
 
