@@ -9,6 +9,11 @@
 #                     the fragments (a farm's config: check-kselftest-merge.sh)
 #   ARCH-VARIANT      adds configs/VARIANT.config (arm-thumb2)
 #
+# TESTS_TREE is the tree whose kselftest and samples/kprobes are built
+# (default: SOURCE_TREE, or for a stable kernel the newest kernel's tree
+# with its series): a stable kernel gets the newest ones, built out of
+# tree against it, as CI farms and users build them.
+#
 # BUILD_DIR is kept between runs (with ccache below the kernel's own
 # incremental build): a run with nothing changed rebuilds nothing.
 set -euo pipefail
@@ -25,11 +30,12 @@ esac
 load_label "$1"
 src=$(realpath "$2")
 obj=$(realpath -m "$3")
+tests=$(realpath "${TESTS_TREE:-$(tests_tree "$src")}")
 mkdir -p "$obj"
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE_DIR/ccache}
 make_kernel=(make -C "$src" O="$obj" ARCH="$KERNEL_ARCH"
 	CROSS_COMPILE="$CROSS_COMPILE" -j"$(nproc)")
-selftest=$src/tools/testing/selftests/kprobes
+selftest=$tests/tools/testing/selftests/kprobes
 # shellcheck disable=SC2206 # EXTRA_CONFIGS is a list of files
 fragments=("$TOP/configs/base.config" "$TOP/configs/$ARCH_NAME.config" ${EXTRA_CONFIGS:-})
 # Absent from a tree before the series' selftest patch (a bisect step).
@@ -144,6 +150,20 @@ if [ "$kernel" = 1 ]; then
 	# memory as an initramfs (check-kselftest-merge.sh --boot).
 	run_logged "$obj/install.log" "${make_kernel[@]}" INSTALL_MOD_PATH="$obj/modules-root" \
 		INSTALL_MOD_STRIP=1 modules_install
+	if [ "$tests" != "$src" ]; then
+		# In a copy: kbuild puts an external module's objects next to
+		# its sources, and the newest tree's own builds use O=.
+		say "   building $tests/samples/kprobes out of tree (log: $obj/samples.log)"
+		mkdir -p "$obj/samples-oot"
+		rm -f "$obj"/samples-oot/*.c
+		cp -p "$tests"/samples/kprobes/*.c "$obj/samples-oot/"
+		cp -p "$TOP/scripts/kernel/samples.Kbuild" "$obj/samples-oot/Kbuild"
+		run_logged "$obj/samples.log" "${make_kernel[@]}" M="$obj/samples-oot" modules
+		# Where the kernel's own samples are, and where tests look.
+		run_logged "$obj/samples-install.log" "${make_kernel[@]}" M="$obj/samples-oot" \
+			INSTALL_MOD_PATH="$obj/modules-root" INSTALL_MOD_DIR=kernel/samples/kprobes \
+			INSTALL_MOD_STRIP=1 modules_install
+	fi
 fi
 touch "$building"
 if [ ! -f "$selftest/Makefile" ]; then
@@ -157,16 +177,16 @@ say "   building the kprobes kselftest (log: $obj/kselftest.log)"
 # (seen: modules of a CONFIG_JUMP_LABEL=y kernel loaded into one without).
 modules=tools/testing/selftests/kprobes/test_modules
 built_for="$obj $(sha256sum <"$obj/.config")"
-if [ "$(cat "$src/$modules/.kprobes-built-for" 2>/dev/null)" != "$built_for" ]; then
-	git -C "$src" clean -fdxq -- "$modules"
+if [ "$(cat "$tests/$modules/.kprobes-built-for" 2>/dev/null)" != "$built_for" ]; then
+	git -C "$tests" clean -fdxq -- "$modules"
 fi
 # Until this build is done, its objects there are for no kernel.
-rm -f "$src/$modules/.kprobes-built-for"
+rm -f "$tests/$modules/.kprobes-built-for"
 # Static: the guest has busybox and no C library.
-run_logged "$obj/kselftest.log" make -C "$src/tools/testing/selftests" TARGETS=kprobes \
+run_logged "$obj/kselftest.log" make -C "$tests/tools/testing/selftests" TARGETS=kprobes \
 	ARCH="$KERNEL_ARCH" CROSS_COMPILE="$CROSS_COMPILE" O="$obj" KDIR="$obj" \
 	LDFLAGS=-static install
 ls "$obj"/kselftest/kselftest_install/kprobes/test_modules/*.ko >/dev/null 2>&1 ||
 	die "the kprobes test module was not built (log: $obj/kselftest.log)"
-echo "$built_for" >"$src/$modules/.kprobes-built-for"
+echo "$built_for" >"$tests/$modules/.kprobes-built-for"
 rm -f "$building"

@@ -87,6 +87,22 @@ patch_name() {
 	done
 }
 
+# Whether patch $1 changes the kernel itself: a path outside samples/,
+# the selftests, Documentation/ and MAINTAINERS. A stable kernel's series
+# has only those: the newest samples and selftests are built out of tree
+# against it (scripts/build.sh), as CI farms run them.
+changes_kernel() {
+	local files diff
+
+	files=$(series_file "$1.files")
+	diff=$(series_file "$1.diff")
+	{
+		[ -z "$files" ] || cat "$files"
+		[ -z "$diff" ] || sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "$diff"
+	} | grep -qv -e '^$' -e '^samples/' -e '^selftests/' -e '^tools/testing/selftests/' \
+		-e '^Documentation/' -e '^MAINTAINERS$'
+}
+
 # Upstream: the patches of each submission, in the order of
 # series/submissions; submission[i] names the submission of patches[i].
 # A backport: the upstream patches, minus those it drops, plus those
@@ -106,6 +122,7 @@ if [ -z "$SERIES_NAME" ]; then
 else
 	while read -r name; do
 		[ ! -f "$overrides/$name.drop" ] || continue
+		changes_kernel "$name" || continue
 		patches+=("$name")
 	done < <(for msg in "$TOP"/series/[0-9]*.msg "$overrides"/[0-9]*.msg; do
 			[ -f "$msg" ] && basename "$msg" .msg
@@ -171,17 +188,19 @@ done
 
 # Files that grow from patch to patch come from .diff hunks
 # (scripts/split-selftests.sh): the tip must hold the new files exactly as
-# they are here, and no others.
-for dir in selftests samples Documentation; do
-	[ -d "$tree/$(kernel_path "$dir/")" ] || continue
-	while read -r f; do
-		cmp -s "$TOP/$f" "$tree/$(kernel_path "$f")" ||
-			die "$KERNEL: the series' $(kernel_path "$f") is not $f: is it in a .files list?"
-	done < <(source_files "$dir")
-done
-extra=$(cd "$tree/tools/testing" && find selftests/kprobes -type f 2>/dev/null |
-	while read -r f; do [ -e "$TOP/$f" ] || echo "$f"; done)
-[ -z "$extra" ] || die "$KERNEL: the series adds files that $TOP does not have: $extra"
+# they are here, and no others. A stable kernel's series adds none.
+if [ -z "$SERIES_NAME" ]; then
+	for dir in selftests samples Documentation; do
+		[ -d "$tree/$(kernel_path "$dir/")" ] || continue
+		while read -r f; do
+			cmp -s "$TOP/$f" "$tree/$(kernel_path "$f")" ||
+				die "$KERNEL: the series' $(kernel_path "$f") is not $f: is it in a .files list?"
+		done < <(source_files "$dir")
+	done
+	extra=$(cd "$tree/tools/testing" && find selftests/kprobes -type f 2>/dev/null |
+		while read -r f; do [ -e "$TOP/$f" ] || echo "$f"; done)
+	[ -z "$extra" ] || die "$KERNEL: the series adds files that $TOP does not have: $extra"
+fi
 
 # git format-patch of commits $2..$3 into directory $1, with subject
 # prefix $4 and the cover letter from file $5 (a subject line, then the

@@ -230,6 +230,17 @@ digest() {
 	sha256sum | cut -c1-16
 }
 
+# The tree whose kselftest and samples are built for kernel tree $1: that
+# tree, or for a stable kernel the newest kernel's (TESTS_FROM in
+# scripts/kernel/<K>.conf), its series applied as NO_FIXES says.
+tests_tree() {
+	if [ -z "$TESTS_FROM" ]; then
+		echo "$1"
+	else
+		KERNEL=$TESTS_FROM "$TOP/scripts/apply-series.sh"
+	fi
+}
+
 # Names git tree $1 as it is on disk: its commit's tree and whatever is
 # changed or added on top (a mutant is an uncommitted change).
 tree_key() {

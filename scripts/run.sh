@@ -9,7 +9,9 @@
 #   --arch         x86_64 (default), the labels below, or all (env: ARCH);
 #                  LABEL-VARIANT adds configs/VARIANT.config (arm-thumb2)
 #   --kernel       7.3 (default: the upstream base), 6.12 or 6.1: Debian's
-#                  linux-source-K with that kernel's series (env: KERNEL)
+#                  linux-source-K with that kernel's series (env: KERNEL);
+#                  a stable kernel's series is its fixes, and 7.3's
+#                  selftests and samples are built out of tree against it
 #   --kernel-tree  a git kernel tree of your own instead; the series of
 #                  --kernel is applied on top with git am unless it is
 #                  there already                            (env: KERNEL_TREE)
@@ -20,9 +22,9 @@
 #                  times, run the suite 5 times, then check kmemleak and
 #                  the slab
 #   --torture-seconds N  run the torture case for N s (default 3)
-#   --no-fixes     the kernel as it is, with the samples, selftests and
-#                  documentation but none of the fixes, as a CI farm runs
-#                  today's selftests on a stable kernel; results in
+#   --no-fixes     the kernel as Debian ships it, none of the fixes, with
+#                  the series' samples and selftests (7.3's for a stable
+#                  kernel), as a CI farm runs today's selftests; results in
 #                  OUT/ARCH-nofixes. The kernel's KUnit kprobes suite is
 #                  not run (kunit.enable=0): on x86 it oopses at boot
 #                  without "x86/ftrace: Call an ftrace_ops callback at an
@@ -36,7 +38,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n 's/^# \{0,1\}//; 3,30p' "$0"
+	sed -n 's/^# \{0,1\}//; 3,32p' "$0"
 	echo "Labels: $(known_labels | paste -sd' ')"
 	exit "$1"
 }
@@ -96,6 +98,9 @@ need_space "$out" 64
 "$TOP/scripts/install-deps.sh" $(tr ' ' '\n' <<<"$arches" | sed 's/-.*//' | sort -u)
 phase_done "packages"
 src=$("$TOP/scripts/apply-series.sh" "$kernel_tree")
+# A stable kernel runs the newest selftests and samples, as farms do.
+TESTS_TREE=$(tests_tree "$src")
+export TESTS_TREE
 phase_done "$KERNEL tree and series"
 if [ -n "$kernel_tree" ]; then
 	builds=$CACHE_DIR/build-$(echo "$src" | sha1sum | cut -c1-8)
@@ -115,9 +120,10 @@ build_key() {
 
 	{
 		tree_key "$src"
+		tree_key "$TESTS_TREE"
 		# shellcheck disable=SC2086 # EXTRA_CONFIGS is a list of files
 		cat "$TOP/scripts/build.sh" "$TOP/scripts/lib.sh" "$TOP"/scripts/arch/*.conf \
-			"$TOP"/scripts/kernel/*.conf "$TOP"/configs/*.config ${EXTRA_CONFIGS:-}
+			"$TOP"/scripts/kernel/* "$TOP"/configs/*.config ${EXTRA_CONFIGS:-}
 		echo "$label ${EXTRA_CONFIGS:-}"
 		(load_label "$label" && "${CROSS_COMPILE}gcc" --version | head -n 1)
 		stat -c '%n %s %y' "$obj/.config" "$obj/vmlinux" "$obj/build.log" \

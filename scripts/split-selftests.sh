@@ -51,9 +51,7 @@ for i in "${!parts[@]}"; do
 	part=${parts[$i]} stage=$((i + 1))
 	if [ "$stage" = 1 ]; then
 		# The first part also carries the hunks on kernel files.
-		for dir in "$TOP/series" "$TOP/series/lts-6.12"; do
-			cat "$dir/$part.base.diff" "$diffs/1.diff" | put "$dir/$part.diff"
-		done
+		cat "$TOP/series/$part.base.diff" "$diffs/1.diff" | put "$TOP/series/$part.diff"
 	else
 		put "$TOP/series/$part.diff" <"$diffs/$stage.diff"
 	fi
