@@ -237,6 +237,16 @@ if [ -n "$SERIES_NAME" ]; then
 	exit 0
 fi
 
+# A failing test names the fixes it needs by subject, from
+# selftests/kprobes/kst_fixes.h (the second line of each entry): each
+# must be the subject of a fix in the series, or a farm's report would
+# send its reader after a patch that does not exist.
+while read -r subject; do
+	grep -qlxF -- "$subject" "$TOP"/series/[0-9]*.msg ||
+		die "selftests/kprobes/kst_fixes.h: \"$subject\" is no patch's subject in series/"
+done < <(awk '/^\t\{ "/ { getline; if (match($0, /"[^"]*"/)) print substr($0, RSTART + 1, RLENGTH - 2) }' \
+	"$TOP/selftests/kprobes/kst_fixes.h")
+
 # The base tree's MAINTAINERS and get_maintainer.pl, for the recipients.
 base_maintainers "$work/base"
 
