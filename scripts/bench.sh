@@ -67,7 +67,7 @@ status=0
 for arch in $arches; do
 	obj=$BUILD_ROOT/$arch
 	say "== $arch: build ($src -> $obj)"
-	"$TOP/scripts/build.sh" "$arch" "$src" "$obj"
+	build_label "$arch" "$src" "$obj"
 	"$TOP/scripts/mkinitramfs.sh" "$arch" "$src" "$obj" "$obj/initramfs.cpio"
 	for run in $(seq "$runs"); do
 		say "== $arch: run $run of $runs${icount:+ (-icount)}"

@@ -9,11 +9,6 @@
 #                     the fragments (a farm's config: check-kselftest-merge.sh)
 #   ARCH-VARIANT      adds configs/VARIANT.config (arm-thumb2)
 #
-# TESTS_TREE is the tree whose kselftest and samples/kprobes are built
-# (default: SOURCE_TREE, or for a stable kernel the newest kernel's tree
-# with its series): a stable kernel gets the newest ones, built out of
-# tree against it, as CI farms and users build them.
-#
 # BUILD_DIR is kept between runs (with ccache below the kernel's own
 # incremental build): a run with nothing changed rebuilds nothing.
 set -euo pipefail
@@ -30,12 +25,11 @@ esac
 load_label "$1"
 src=$(realpath "$2")
 obj=$(realpath -m "$3")
-tests=$(realpath "${TESTS_TREE:-$(tests_tree "$src")}")
 mkdir -p "$obj"
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE_DIR/ccache}
 make_kernel=(make -C "$src" O="$obj" ARCH="$KERNEL_ARCH"
 	CROSS_COMPILE="$CROSS_COMPILE" -j"$(nproc)")
-selftest=$tests/tools/testing/selftests/kprobes
+selftest=$src/tools/testing/selftests/kprobes
 # shellcheck disable=SC2206 # EXTRA_CONFIGS is a list of files
 fragments=("$TOP/configs/base.config" "$TOP/configs/$ARCH_NAME.config" ${EXTRA_CONFIGS:-})
 # Absent from a tree before the series' selftest patch (a bisect step).
@@ -124,24 +118,12 @@ make_with_progress() {
 	fi
 }
 
-# A build killed midway (a session's end, a CI timeout) leaves files
-# that make then takes as up to date: s390's compressed vmlinux, cut
-# short, failed every later boot with "XZ-compressed data is corrupt".
-# What such a build wrote goes (not .config, which may be a caller's),
-# and this build makes it again.
-building=$obj/.kprobes-building
-if [ -f "$building" ]; then
-	say "   the last build here was interrupted: removing what it wrote"
-	find "$obj" -newer "$building" ! -type d ! -path "$obj/.config" -delete
-fi
-
 if [ "$kernel" = 1 ]; then
 	if [ "$config" = fragments ]; then
 		configure
 	else
 		[ -f "$obj/.config" ] || die "--config-as-is: $obj/.config is missing"
 	fi
-	touch "$building"
 	say "   building the kernel and modules (log: $obj/build.log)"
 	make_with_progress "$obj/build.log" "${make_kernel[@]}" CC="ccache ${CROSS_COMPILE}gcc"
 	rm -rf "$obj/modules-root"
@@ -150,25 +132,9 @@ if [ "$kernel" = 1 ]; then
 	# memory as an initramfs (check-kselftest-merge.sh --boot).
 	run_logged "$obj/install.log" "${make_kernel[@]}" INSTALL_MOD_PATH="$obj/modules-root" \
 		INSTALL_MOD_STRIP=1 modules_install
-	if [ "$tests" != "$src" ]; then
-		# In a copy: kbuild puts an external module's objects next to
-		# its sources, and the newest tree's own builds use O=.
-		say "   building $tests/samples/kprobes out of tree (log: $obj/samples.log)"
-		mkdir -p "$obj/samples-oot"
-		rm -f "$obj"/samples-oot/*.c
-		cp -p "$tests"/samples/kprobes/*.c "$obj/samples-oot/"
-		cp -p "$TOP/scripts/kernel/samples.Kbuild" "$obj/samples-oot/Kbuild"
-		run_logged "$obj/samples.log" "${make_kernel[@]}" M="$obj/samples-oot" modules
-		# Where the kernel's own samples are, and where tests look.
-		run_logged "$obj/samples-install.log" "${make_kernel[@]}" M="$obj/samples-oot" \
-			INSTALL_MOD_PATH="$obj/modules-root" INSTALL_MOD_DIR=kernel/samples/kprobes \
-			INSTALL_MOD_STRIP=1 modules_install
-	fi
 fi
-touch "$building"
 if [ ! -f "$selftest/Makefile" ]; then
 	say "   no kprobes kselftest in this tree"
-	rm -f "$building"
 	exit 0
 fi
 say "   building the kprobes kselftest (log: $obj/kselftest.log)"
@@ -177,16 +143,13 @@ say "   building the kprobes kselftest (log: $obj/kselftest.log)"
 # (seen: modules of a CONFIG_JUMP_LABEL=y kernel loaded into one without).
 modules=tools/testing/selftests/kprobes/test_modules
 built_for="$obj $(sha256sum <"$obj/.config")"
-if [ "$(cat "$tests/$modules/.kprobes-built-for" 2>/dev/null)" != "$built_for" ]; then
-	git -C "$tests" clean -fdxq -- "$modules"
+if [ "$(cat "$src/$modules/.kprobes-built-for" 2>/dev/null)" != "$built_for" ]; then
+	git -C "$src" clean -fdxq -- "$modules"
 fi
-# Until this build is done, its objects there are for no kernel.
-rm -f "$tests/$modules/.kprobes-built-for"
 # Static: the guest has busybox and no C library.
-run_logged "$obj/kselftest.log" make -C "$tests/tools/testing/selftests" TARGETS=kprobes \
+run_logged "$obj/kselftest.log" make -C "$src/tools/testing/selftests" TARGETS=kprobes \
 	ARCH="$KERNEL_ARCH" CROSS_COMPILE="$CROSS_COMPILE" O="$obj" KDIR="$obj" \
 	LDFLAGS=-static install
 ls "$obj"/kselftest/kselftest_install/kprobes/test_modules/*.ko >/dev/null 2>&1 ||
 	die "the kprobes test module was not built (log: $obj/kselftest.log)"
-echo "$built_for" >"$tests/$modules/.kprobes-built-for"
-rm -f "$building"
+echo "$built_for" >"$src/$modules/.kprobes-built-for"

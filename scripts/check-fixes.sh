@@ -43,7 +43,7 @@ compiled_here() {
 }
 
 # compiled_here needs the tip's objects.
-[ -e "$obj/vmlinux" ] || run_logged "$out/tip.build.log" "$TOP/scripts/build.sh" "$label" "$src" "$obj"
+[ -e "$obj/vmlinux" ] || run_logged "$out/tip.build.log" build_label "$label" "$src" "$obj"
 status=0
 for commit in $(git -C "$src" rev-list --reverse --grep='^Fixes: ' --grep='^Cc: stable@' "$PRISTINE_TAG..$tip"); do
 	subject=$(git -C "$src" log -1 --format=%s "$commit")
@@ -57,7 +57,7 @@ for commit in $(git -C "$src" rev-list --reverse --grep='^Fixes: ' --grep='^Cc: 
 	git -C "$src" revert --no-commit "$commit" >/dev/null ||
 		die "cannot revert \"$subject\" on the tip"
 	say "== $KERNEL $label without \"$subject\""
-	run_logged "$out/$name.build.log" "$TOP/scripts/build.sh" "$label" "$src" "$obj"
+	run_logged "$out/$name.build.log" build_label "$label" "$src" "$obj"
 	run_logged "$out/$name.build.log" "$TOP/scripts/mkinitramfs.sh" "$arch" "$src" "$obj" \
 		"$obj/initramfs.cpio"
 	if "$TOP/scripts/boot.sh" "$arch" "$obj" "$obj/initramfs.cpio" "$out/$name" "$label" \

@@ -241,6 +241,37 @@ tests_tree() {
 	fi
 }
 
+# Builds kernel tree $2 for label $1 in build directory $3 (build.sh),
+# and for a stable kernel the newest kselftest and samples against it:
+# the tree's own kselftest config fragment is merged into its config.
+#
+# A build killed midway (a session's end, a CI timeout) leaves files that
+# make then takes as up to date: s390's compressed vmlinux, cut short,
+# failed every later boot with "XZ-compressed data is corrupt". What such
+# a build wrote goes first (not .config, written whole by a rename).
+build_label() {
+	local label=$1 src=$2 obj=$3 tests building=$3/.kprobes-building
+	local selftest_config
+
+	tests=${TESTS_TREE:-$(tests_tree "$src")}
+	if [ -f "$building" ]; then
+		say "   the last build here was interrupted: removing what it wrote"
+		find "$obj" -newer "$building" ! -type d ! -path "$obj/.config" -delete
+	fi
+	mkdir -p "$obj"
+	touch "$building"
+	if [ "$tests" = "$src" ]; then
+		"$TOP/scripts/build.sh" "$label" "$src" "$obj" || return
+	else
+		selftest_config=$tests/tools/testing/selftests/kprobes/config
+		EXTRA_CONFIGS="${EXTRA_CONFIGS:-} $selftest_config" \
+			"$TOP/scripts/build.sh" "$label" "$src" "$obj" &&
+		"$TOP/scripts/build.sh" --kselftest-only "$label" "$tests" "$obj" &&
+		"$TOP/scripts/build-samples.sh" "$label" "$tests" "$obj" || return
+	fi
+	rm -f "$building"
+}
+
 # Names git tree $1 as it is on disk: its commit's tree and whatever is
 # changed or added on top (a mutant is an uncommitted change).
 tree_key() {

@@ -66,7 +66,7 @@ restore() {
 }
 trap restore EXIT
 # What the kernel builds decides which mutants apply: build it first.
-[ -e "$obj/vmlinux" ] || run_logged "$out/build.log" "$TOP/scripts/build.sh" "$arch" "$src" "$obj"
+[ -e "$obj/vmlinux" ] || run_logged "$out/build.log" build_label "$arch" "$src" "$obj"
 export KERNEL_CMDLINE_EXTRA="${KERNEL_CMDLINE_EXTRA:-} KPROBES_PASSES=1"
 # A guest that a mutant hangs waits for this, not for a whole suite's
 # timeout: still several times what one pass takes.
@@ -127,7 +127,7 @@ judge() {
 # A kill means something only if the kernel without a mutant passes.
 if [ -z "$check_only" ]; then
 	restore
-	if ! (run_logged "$out/baseline.log" "$TOP/scripts/build.sh" "$arch" "$src" "$obj") ||
+	if ! (run_logged "$out/baseline.log" build_label "$arch" "$src" "$obj") ||
 	   ! (run_logged "$out/baseline.log" "$TOP/scripts/mkinitramfs.sh" "${arch%%-*}" "$src" \
 		"$obj" "$obj/initramfs.cpio"); then
 		die "the kernel without a mutant does not build (log: $out/baseline.log)"
@@ -166,7 +166,7 @@ while IFS=$'\t' read -r name path old new config; do
 	fi
 	# In subshells: run_logged dies on a failure, which ends only them.
 	if ! mutate "$src/$path" "$old" "$new" >"$log" 2>&1 ||
-	   ! (run_logged "$log" "$TOP/scripts/build.sh" "$arch" "$src" "$obj") ||
+	   ! (run_logged "$log" build_label "$arch" "$src" "$obj") ||
 	   ! (run_logged "$log" "$TOP/scripts/mkinitramfs.sh" "${arch%%-*}" "$src" "$obj" \
 		"$obj/initramfs.cpio"); then
 		say "invalid   $name: did not apply or build (log: $log)"

@@ -122,7 +122,8 @@ build_key() {
 		tree_key "$src"
 		tree_key "$TESTS_TREE"
 		# shellcheck disable=SC2086 # EXTRA_CONFIGS is a list of files
-		cat "$TOP/scripts/build.sh" "$TOP/scripts/lib.sh" "$TOP"/scripts/arch/*.conf \
+		cat "$TOP/scripts/build.sh" "$TOP/scripts/build-samples.sh" "$TOP/scripts/lib.sh" \
+			"$TOP"/scripts/arch/*.conf \
 			"$TOP"/scripts/kernel/* "$TOP"/configs/*.config ${EXTRA_CONFIGS:-}
 		echo "$label ${EXTRA_CONFIGS:-}"
 		(load_label "$label" && "${CROSS_COMPILE}gcc" --version | head -n 1)
@@ -157,7 +158,7 @@ for arch_label in $arches; do
 		say "   built before from these sources and scripts, and not since: not rebuilt"
 	else
 		rm -f "$built_from"
-		if "$TOP/scripts/build.sh" "$arch_label" "$src" "$obj"; then
+		if build_label "$arch_label" "$src" "$obj"; then
 			build_key "$arch_label" "$obj" >"$built_from"
 		else
 			build_failed=1
