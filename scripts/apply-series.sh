@@ -80,7 +80,7 @@ apply_to_pristine_tree() {
 	local sum work tip
 
 	"$TOP/scripts/prepare-tree.sh" >&2
-	sum=$(cat "${patches[@]}" | sha256sum | cut -d' ' -f1)
+	sum=$(cat /dev/null "${patches[@]}" | sha256sum | cut -d' ' -f1)
 	if [ "$(cat "$stamp" 2>/dev/null)" = "$sum" ] &&
 	   git -C "$LINUX_REPO" diff --quiet HEAD; then
 		echo "$LINUX_REPO"
@@ -90,10 +90,13 @@ apply_to_pristine_tree() {
 	say "== git am ${PATCH_DIR#"$TOP"/}/ onto the pristine $KERNEL tree" >&2
 	work=$(mktemp -d /tmp/kprobes-am.XXXXXX)
 	git clone -q --shared --no-checkout "$LINUX_REPO" "$work/linux"
-	mapfile -t paths < <(sed -n 's|^diff --git a/\([^ ]*\) b/.*|/\1|p' "${patches[@]}" | sort -u)
+	mapfile -t paths < <(sed -n 's|^diff --git a/\([^ ]*\) b/.*|/\1|p' /dev/null "${patches[@]}" | sort -u)
 	git -C "$work/linux" sparse-checkout set --no-cone "${paths[@]}"
 	git -C "$work/linux" checkout -q --detach "$PRISTINE_TAG"
-	if ! git -C "$work/linux" am -q "${patches[@]}" >"$work/am.log" 2>&1; then
+	# None: a stable kernel without its fixes, which are all it carries
+	# (git am, like cat and sed above, would read stdin).
+	if [ ${#patches[@]} -gt 0 ] &&
+	   ! git -C "$work/linux" am -q "${patches[@]}" >"$work/am.log" 2>&1; then
 		cat "$work/am.log" >&2
 		rm -rf "$work"
 		die "the $KERNEL series does not apply to its pristine tree: run scripts/gen-series.sh"
