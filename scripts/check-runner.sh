@@ -3,7 +3,8 @@
 # Checks that the runner fails loudly and cleans up: bad arguments, an
 # unknown ARCH or kernel, a missing package when not root, a full disk, a guest that
 # hangs and a kernel that panics each give a clear error and a non-zero
-# exit, and no QEMU is left running, even when the runner is killed; a
+# exit, a guest that dies in a case is reported with the fix the case
+# names, and no QEMU is left running, even when the runner is killed; a
 # hung guest's registers are kept.
 # Uses the x86_64 build of scripts/run.sh (built here if missing).
 #
@@ -75,6 +76,18 @@ if [ "$(id -u)" = 0 ] && mkdir -p "$tmp/full" && mount -t tmpfs -o size=32m tmpf
 else
 	say "skip  full-disk: needs root to mount a small tmpfs"
 fi
+
+say "   a console that ends in a crash"
+# A case that names the fix it needs, then the kernel dies in it: the
+# verdict names both.
+judge() { "$TOP/scripts/results.py" stream x86_64 "$tmp/$1" <"$tmp/$1.console"; }
+mkdir -p "$tmp/died"
+printf '%s\n' "kprobes-ci: tests begin" '# # api.bad.run needs "kprobes: A fix"' \
+	"[    1.000000] kprobes_selftest: case bad" "[    1.100000] Kernel panic - not syncing" \
+	"kprobes-ci-host: qemu-exit 0" >"$tmp/died.console"
+expect_failure died-in-case \
+	'api.bad.run  (no result: the guest died or hung during it (in the kernel: bad); this kernel may lack "kprobes: A fix")' \
+	judge died
 
 say "   guests that go wrong (x86_64)"
 src=$("$TOP/scripts/apply-series.sh" "")

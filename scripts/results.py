@@ -71,6 +71,12 @@ RUN_RE = re.compile(r"^(?:# )*#\s+RUN\s+(\S+) \.\.\.$")
 HARNESS_NOTE_RE = re.compile(r"^(?:# )*#\s+([\w.-]+\.[ch]:\d+):[^:\s]+:(.*)$")
 HARNESS_END_RE = re.compile(r"^(?:# )*#\s+\S+: (Test (?:terminated|ended) .*)$")
 MODULE_CASE_RE = re.compile(r"^\[\s*\d+\.\d+\] kprobes_selftest: case (\S+)$")
+# A test names, before it starts, each fix it is known to need
+# (selftests/kprobes/kst_fixes.h): on its output and, in the programs whose
+# cases may kill a kernel without the fix, in the kernel log, which a
+# dying kernel still gets to the console. Either may come in the middle
+# of another line.
+NEEDS_RE = re.compile(r'(?:kprobes selftests: |# )([\w.-]+) needs "([^"]+)"')
 # KUnit's KTAP in the kernel log: four spaces of indentation per level
 KERNEL_PREFIX_RE = re.compile(r"^\[\s*\d+\.\d+\] ?")
 KUNIT_SUBTEST_RE = re.compile(r"^((?:    )*)# Subtest: (\S+)$")
@@ -99,6 +105,7 @@ class Run:
         self.running = None     # the case announced and not finished yet
         self.announced = None   # the last case kselftest_harness.h announced
         self.notes = []         # what the harness said since it announced it
+        self.needs = None       # (test, the fixes it needs) until its result
         self.kunit = None       # KUnit's suites by depth, once its KTAP began
         self.kunit_plans = {}   # depth -> [suite, planned, results so far]
         self.kunit_disabled = False     # kunit.enable=0 (scripts/mutate.sh)
@@ -115,6 +122,12 @@ class Run:
         m = MODULE_CASE_RE.match(line)
         if m:
             self.running = f"{m.group(1)} (in the kernel)"
+        m = NEEDS_RE.search(line)
+        if m:
+            if not self.needs or self.needs[0] != m.group(1):
+                self.needs = (m.group(1), [])
+            if m.group(2) not in self.needs[1]:
+                self.needs[1].append(m.group(2))
         # KUnit prints at KERN_INFO, below the console's loglevel: its KTAP
         # comes with the guest's dmesg dump at the end.
         if KERNEL_LINE_RE.match(line):
@@ -269,6 +282,8 @@ class Run:
 
     def add_case(self, name, status, reason):
         if not name.startswith("kunit."):
+            self.needs = None       # the case that named them is over
+        if not name.startswith("kunit."):
             name += self.suffix     # KUnit runs once per boot
         case = {"arch": self.arch, "name": name, "status": status,
                 "reason": reason}
@@ -312,10 +327,18 @@ class Run:
         return found
 
     def finish(self):
-        """Names the case during which the guest died, if it did."""
-        if self.running and "done" not in self.marks:
-            self.add_case(self.running, "fail", "no result: the guest died or hung during it")
-            self.running = None
+        """Names the case during which the guest died, if it did, and the
+        fixes that case is known to need."""
+        if "done" in self.marks or not (self.running or self.needs):
+            return
+        name, reason = self.running, "no result: the guest died or hung during it"
+        if self.needs:
+            name, fixes = self.needs
+            if self.running:
+                reason += f" (in the kernel: {self.running.split()[0]})"
+            reason += "; this kernel may lack " + " or ".join(f'"{fix}"' for fix in fixes)
+        self.add_case(name, "fail", reason)
+        self.running = self.needs = None
 
     def summary(self):
         counts = {s: sum(c["status"] == s for c in self.cases)
