@@ -79,15 +79,24 @@ fi
 
 say "   a console that ends in a crash"
 # A case that names the fix it needs, then the kernel dies in it: the
-# verdict names both.
+# verdict names both. The kernel's record of what the case needs comes
+# in the middle of the line of the previous case's result, as a console
+# prints them.
 judge() { "$TOP/scripts/results.py" stream x86_64 "$tmp/$1" <"$tmp/$1.console"; }
 mkdir -p "$tmp/died"
-printf '%s\n' "kprobes-ci: tests begin" '# # api.bad.run needs "kprobes: A fix"' \
+printf '%s\n' "kprobes-ci: tests begin" \
+	'ok 1 api.good.run[    0.900000] kprobes selftests: api.bad.run needs "kprobes: A fix"' \
 	"[    1.000000] kprobes_selftest: case bad" "[    1.100000] Kernel panic - not syncing" \
 	"kprobes-ci-host: qemu-exit 0" >"$tmp/died.console"
 expect_failure died-in-case \
 	'api.bad.run  (no result: the guest died or hung during it (in the kernel: bad); this kernel may lack "kprobes: A fix")' \
 	judge died
+if grep -qF '"name": "api.good.run",' "$tmp/died/summary.json"; then
+	say "ok    died-in-case: the case before it is named api.good.run"
+else
+	say "FAIL  died-in-case: no case named api.good.run in $tmp/died/summary.json"
+	failed=1
+fi
 
 say "   guests that go wrong (x86_64)"
 src=$("$TOP/scripts/apply-series.sh" "")

@@ -58,6 +58,10 @@ KERNEL_PROBLEMS = [
 PROBLEM_RE = re.compile("|".join(KERNEL_PROBLEMS))
 ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1bc")
 KERNEL_LINE_RE = re.compile(r"^\[\s*\d+\.\d+\]")
+# A kernel log record that the console printed in the middle of a line of
+# the tests' output ("ok 9 api.x.run[   25.300324] kprobes selftests: ..."):
+# the rest of the line is the kernel's.
+EMBEDDED_KERNEL_RE = re.compile(r"\[\s*\d+\.\d{6}\] ")
 # "ok 1 name", "not ok 2 name # SKIP why", with any number of "# " prefixes
 RESULT_RE = re.compile(r"^((?:# )*)(not ok|ok) (\d+) (.+?)(?: # (\w+)\s*(.*))?$")
 PLAN_RE = re.compile(r"^((?:# )*)1\.\.(\d+)(?: # SKIP\s*(.*))?$")
@@ -105,7 +109,7 @@ class Run:
         self.running = None     # the case announced and not finished yet
         self.announced = None   # the last case kselftest_harness.h announced
         self.notes = []         # what the harness said since it announced it
-        self.needs = None       # (test, the fixes it needs) until its result
+        self.needs = {}         # test -> the fixes it needs, until its result
         self.kunit = None       # KUnit's suites by depth, once its KTAP began
         self.kunit_plans = {}   # depth -> [suite, planned, results so far]
         self.kunit_disabled = False     # kunit.enable=0 (scripts/mutate.sh)
@@ -113,6 +117,14 @@ class Run:
 
     def feed(self, raw):
         line = ANSI_RE.sub("", raw.rstrip("\r\n")).replace("\r", "")
+        m = EMBEDDED_KERNEL_RE.search(line)
+        if m and m.start() > 0 and not KERNEL_LINE_RE.match(line):
+            self.feed_line(line[:m.start()])
+            self.feed_line(line[m.start():])
+        else:
+            self.feed_line(line)
+
+    def feed_line(self, line):
         self.lines.append(line)
         if line.startswith(HOST_MARK):
             self.qemu_exit = int(line.split()[-1])
@@ -124,10 +136,9 @@ class Run:
             self.running = f"{m.group(1)} (in the kernel)"
         m = NEEDS_RE.search(line)
         if m:
-            if not self.needs or self.needs[0] != m.group(1):
-                self.needs = (m.group(1), [])
-            if m.group(2) not in self.needs[1]:
-                self.needs[1].append(m.group(2))
+            fixes = self.needs.setdefault(m.group(1), [])
+            if m.group(2) not in fixes:
+                fixes.append(m.group(2))
         # KUnit prints at KERN_INFO, below the console's loglevel: its KTAP
         # comes with the guest's dmesg dump at the end.
         if KERNEL_LINE_RE.match(line):
@@ -281,8 +292,9 @@ class Run:
             self.kunit_plans[depth][2] += 1
 
     def add_case(self, name, status, reason):
-        if not name.startswith("kunit."):
-            self.needs = None       # the case that named them is over
+        # Its own result, not the next one: the console may print the
+        # kernel's record of the next test's needs before it.
+        self.needs.pop(name, None)
         if not name.startswith("kunit."):
             name += self.suffix     # KUnit runs once per boot
         case = {"arch": self.arch, "name": name, "status": status,
@@ -333,12 +345,12 @@ class Run:
             return
         name, reason = self.running, "no result: the guest died or hung during it"
         if self.needs:
-            name, fixes = self.needs
+            name, fixes = list(self.needs.items())[-1]
             if self.running:
                 reason += f" (in the kernel: {self.running.split()[0]})"
             reason += "; this kernel may lack " + " or ".join(f'"{fix}"' for fix in fixes)
         self.add_case(name, "fail", reason)
-        self.running = self.needs = None
+        self.running = None
 
     def summary(self):
         counts = {s: sum(c["status"] == s for c in self.cases)
