@@ -25,6 +25,8 @@ repo, outdir = sys.argv[1], sys.argv[2]
 K = 'selftests/kprobes/'
 PARTS = sorted(glob.glob(os.path.join(repo, 'series', '[0-9]*-selftests-*.msg')))
 NPARTS = len(PARTS)
+# Series number (NN of series/NN-selftests-*.msg) -> part.
+PART_OF = {os.path.basename(msg).split('-')[0]: part for part, msg in enumerate(PARTS, 1)}
 
 # The part of each file a part adds whole, by its directory (relative to
 # selftests/kprobes) and its name without extension.
@@ -76,70 +78,72 @@ RULED = {
  'test_modules/kst_steps.h': (listed_part, True),
 }
 
-# file -> list of (part, first line (exact), number of lines)
+# file -> list of (part, first line (exact), number of lines), the part
+# named by its series number (series/NN-selftests-*): a part added later
+# renumbers nothing here.
 TAGS = {
  'Makefile': [
-  (2, 'CFLAGS += -Wall -O2 $(KHDR_INCLUDES)', 3),
-  (20, '# Run by hand, by a soak job or a benchmark run: see their headers.', 1),
-  (2, '# test_kprobes has one test per case of kst_cases.h: a new case rebuilds it.', 2),
-  (2, '$(TEST_GEN_PROGS) $(TEST_GEN_PROGS_EXTENDED): helpers.c', 1),
-  (2, '', -1),
+  ('20', 'CFLAGS += -Wall -O2 $(KHDR_INCLUDES)', 3),
+  ('38', '# Run by hand, by a soak job or a benchmark run: see their headers.', 1),
+  ('20', '# test_kprobes has one test per case of kst_cases.h: a new case rebuilds it.', 2),
+  ('20', '$(TEST_GEN_PROGS) $(TEST_GEN_PROGS_EXTENDED): helpers.c', 1),
+  ('20', '', -1),
  ],
  '.gitignore': [
-  (2, '# SPDX-License-Identifier: GPL-2.0-only', 2),
+  ('20', '# SPDX-License-Identifier: GPL-2.0-only', 2),
  ],
  'test_modules/Makefile': [],
  'test_modules/kst_cases.h': [],
  'test_modules/kst_steps.h': [],
  'test_modules/kst_insn.h': [
-  (13, '#include <linux/delay.h>', 1),
-  (3, '#include <linux/err.h>', 2),
-  (3, '#include <linux/slab.h>', 2),
-  (3, '#ifdef CONFIG_ARM', 3),
-  (3, ' *   kst_insn_len(p)      the length of the instruction at @p; on x86 1,', 12),
-  (3, '#define KST_MISALIGNED_LAST\t1\t/* inside the first instruction */', 23),
-  (3, '/* Instructions of 2, 4 or 6 bytes, as the first two bits of the opcode say. */', 19),
-  (3, '#ifndef KST_INSIDE_ERR', 4),
-  (13, ' * KST_EXTABLE_REFUSED: register_kprobe() refuses an instruction that has', 11),
-  (13, '', -2),
-  (3, '/* The offset of the instruction after the one at @offset in @func. */', 116),
-  (13, ' * True once the optimizer has put its jump at the address of @kp, which', 34),
-  (13, '', -2),
+  ('31', '#include <linux/delay.h>', 1),
+  ('21', '#include <linux/err.h>', 2),
+  ('21', '#include <linux/slab.h>', 2),
+  ('21', '#ifdef CONFIG_ARM', 3),
+  ('21', ' *   kst_insn_len(p)      the length of the instruction at @p; on x86 1,', 12),
+  ('21', '#define KST_MISALIGNED_LAST\t1\t/* inside the first instruction */', 23),
+  ('21', '/* Instructions of 2, 4 or 6 bytes, as the first two bits of the opcode say. */', 19),
+  ('21', '#ifndef KST_INSIDE_ERR', 4),
+  ('31b', ' * KST_EXTABLE_REFUSED: register_kprobe() refuses an instruction that has', 11),
+  ('31b', '', -2),
+  ('21', '/* The offset of the instruction after the one at @offset in @func. */', 116),
+  ('31', ' * True once the optimizer has put its jump at the address of @kp, which', 34),
+  ('31', '', -2),
  ],
  'README': [
-  (2, 'kprobes selftests', 10000),
-  (4, 'An instruction that an architecture simulates, emulates or refuses is a', 12),
-  (14, '  test_debugfs   the "kprobes.*" cases that check what user space sees in', 4),
-  (15, '  test_unloaded  kprobes.*_on_unloaded_module: one or two probes on', 3),
-  (16, '  test_optprobe  the "optprobe.*" cases catch an optimized kprobe before', 5),
-  (18, '  test_torture   the "torture.*" cases load test_modules/kprobes_torture.ko:', 6),
-  (20, '  test_bench     bad input to test_modules/kprobes_bench.ko, the module of', 2),
-  (22, '  test_samples   loads samples/kprobes/*.ko from /lib/modules/$(uname -r)', 3),
-  (23, '                 kretprobe_stats_* also probe the functions of', 3),
-  (3, '  test_kprobes_fatal', 4),
-  (3, 'The cases that kill a kernel without their fix are test_kprobes_fatal\'s,', 11),
-  (20, 'Installed, but not run by default:', 2),
-  (21, '  kprobes_soak begin [CYCLES]; <run the suite>; kprobes_soak end', 5),
-  (20, '  kprobes_bench [-c CALLS] [-b N,...]', 5),
+  ('20', 'kprobes selftests', 10000),
+  ('22', 'An instruction that an architecture simulates, emulates or refuses is a', 12),
+  ('32', '  test_debugfs   the "kprobes.*" cases that check what user space sees in', 4),
+  ('33', '  test_unloaded  kprobes.*_on_unloaded_module: one or two probes on', 3),
+  ('34', '  test_optprobe  the "optprobe.*" cases catch an optimized kprobe before', 5),
+  ('36', '  test_torture   the "torture.*" cases load test_modules/kprobes_torture.ko:', 6),
+  ('38', '  test_bench     bad input to test_modules/kprobes_bench.ko, the module of', 2),
+  ('40', '  test_samples   loads samples/kprobes/*.ko from /lib/modules/$(uname -r)', 3),
+  ('41', '                 kretprobe_stats_* also probe the functions of', 3),
+  ('21', '  test_kprobes_fatal', 4),
+  ('21', 'The cases that kill a kernel without their fix are test_kprobes_fatal\'s,', 11),
+  ('38', 'Installed, but not run by default:', 2),
+  ('39', '  kprobes_soak begin [CYCLES]; <run the suite>; kprobes_soak end', 5),
+  ('38', '  kprobes_bench [-c CALLS] [-b N,...]', 5),
  ],
  'test_samples.c': [
-  (22, '// SPDX-License-Identifier: GPL-2.0', 10000),
-  (23, '#define _GNU_SOURCE', 1),
-  (23, '#include <limits.h>', 1),
-  (23, '#include <sched.h>', 1),
-  (23, '#include <signal.h>', 1),
-  (23, '#include <sys/prctl.h>', 1),
-  (23, '#include <time.h>', 1),
-  (23, '/* test_modules/kprobes_sample_target.ko: targets with chosen returns */', 3),
-  (23, '\tbool target_loaded;', 1),
-  (23, '\tpid_t callers[2];', 1),
-  (23, '\tself->target_loaded = false;', 1),
-  (23, '\tmemset(self->callers, 0, sizeof(self->callers));', 1),
-  (23, 'static void stop_callers(pid_t *callers, int n);', 2),
-  (23, '\tstop_callers(self->callers, ARRAY_SIZE(self->callers));', 1),
-  (23, '\tif (self->target_loaded) {', 4),
-  (23, '/* Loads test_modules/kprobes_sample_target.ko, whose functions tests probe. */', 10000),
-  (22, 'int main(int argc, char **argv)', 10000),
+  ('40', '// SPDX-License-Identifier: GPL-2.0', 10000),
+  ('41', '#define _GNU_SOURCE', 1),
+  ('41', '#include <limits.h>', 1),
+  ('41', '#include <sched.h>', 1),
+  ('41', '#include <signal.h>', 1),
+  ('41', '#include <sys/prctl.h>', 1),
+  ('41', '#include <time.h>', 1),
+  ('41', '/* test_modules/kprobes_sample_target.ko: targets with chosen returns */', 3),
+  ('41', '\tbool target_loaded;', 1),
+  ('41', '\tpid_t callers[2];', 1),
+  ('41', '\tself->target_loaded = false;', 1),
+  ('41', '\tmemset(self->callers, 0, sizeof(self->callers));', 1),
+  ('41', 'static void stop_callers(pid_t *callers, int n);', 2),
+  ('41', '\tstop_callers(self->callers, ARRAY_SIZE(self->callers));', 1),
+  ('41', '\tif (self->target_loaded) {', 4),
+  ('41', '/* Loads test_modules/kprobes_sample_target.ko, whose functions tests probe. */', 10000),
+  ('40', 'int main(int argc, char **argv)', 10000),
  ],
 }
 
@@ -147,7 +151,8 @@ def tagged(path):
     lines = open(os.path.join(repo, K, path)).read().split('\n')
     tags = [1] * len(lines)
     rule, inherit = RULED.get(path, (None, False))
-    for part, first, n in TAGS[path]:
+    for nn, first, n in TAGS[path]:
+        part = PART_OF[nn]
         if n < 0:
             # the line before the line tagged just before: a blank line
             # (-1) or the opening of its comment (-2)
