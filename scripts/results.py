@@ -81,6 +81,9 @@ MODULE_CASE_RE = re.compile(r"^\[\s*\d+\.\d+\] kprobes_selftest: case (\S+)$")
 # dying kernel still gets to the console. Either may come in the middle
 # of another line.
 NEEDS_RE = re.compile(r'(?:kprobes selftests: |# )([\w.-]+) needs "([^"]+)"')
+# And, once, the fixes whose bug can kill the kernel in any case, by the
+# first line of the report on the console as it dies.
+DEATH_RE = re.compile(r'# a kernel that dies with "([^"]+)" may lack "([^"]+)"')
 # KUnit's KTAP in the kernel log: four spaces of indentation per level
 KERNEL_PREFIX_RE = re.compile(r"^\[\s*\d+\.\d+\] ?")
 KUNIT_SUBTEST_RE = re.compile(r"^((?:    )*)# Subtest: (\S+)$")
@@ -110,6 +113,7 @@ class Run:
         self.announced = None   # the last case kselftest_harness.h announced
         self.notes = []         # what the harness said since it announced it
         self.needs = {}         # test -> the fixes it needs, until its result
+        self.deaths = {}        # console report -> the fix it may mean
         self.kunit = None       # KUnit's suites by depth, once its KTAP began
         self.kunit_plans = {}   # depth -> [suite, planned, results so far]
         self.kunit_disabled = False     # kunit.enable=0 (scripts/mutate.sh)
@@ -134,6 +138,9 @@ class Run:
         m = MODULE_CASE_RE.match(line)
         if m:
             self.running = f"{m.group(1)} (in the kernel)"
+        m = DEATH_RE.search(line)
+        if m:
+            self.deaths[m.group(1)] = m.group(2)
         m = NEEDS_RE.search(line)
         if m:
             fixes = self.needs.setdefault(m.group(1), [])
@@ -349,6 +356,11 @@ class Run:
             if self.running:
                 reason += f" (in the kernel: {self.running.split()[0]})"
             reason += "; this kernel may lack " + " or ".join(f'"{fix}"' for fix in fixes)
+        elif self.running:
+            said = next((report for report in self.deaths for line in self.lines
+                         if report in line and not DEATH_RE.search(line)), None)
+            if said:
+                reason += f'; the console says "{said}": this kernel may lack "{self.deaths[said]}"'
         self.add_case(name, "fail", reason)
         self.running = None
 

@@ -88,6 +88,34 @@ static const struct kst_fix kst_fixes[] = {
 	  "a failure, x86_64 and i386" },
 };
 
+/*
+ * The fixes whose bug kills the kernel in whatever case runs when it
+ * strikes, so that no case can be put last for it: each by what the
+ * console says as the kernel dies.
+ */
+struct kst_death {
+	const char *console;	/* the first line of the report */
+	const char *subject;	/* the fix's */
+	const char *without;	/* where, and on which architecture */
+};
+
+static const struct kst_death kst_deaths[] = {
+	{ "Break instruction in kernel code",
+	  "MIPS: kprobes: Handle a kernel break with interrupts disabled",
+	  "at an instruction slot's address, mips64el" },
+};
+
+/* Before the first test: what the console of a kernel that dies means. */
+static inline void kst_name_deaths(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(kst_deaths); i++)
+		fprintf(stderr, "# a kernel that dies with \"%s\" may lack \"%s\" (%s)\n",
+			kst_deaths[i].console, kst_deaths[i].subject,
+			kst_deaths[i].without);
+}
+
 /* How many fixes @test (as in its TAP line) is known to need. */
 static inline int kst_fixes_of(const char *test)
 {

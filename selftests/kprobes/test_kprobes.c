@@ -74,5 +74,6 @@ int main(int argc, char **argv)
 	kst_fixes_to_kmsg = true;
 #endif
 	skip_unless_ready(TEST_MODULE, true);
+	kst_name_deaths();
 	return test_harness_run(argc, argv);
 }
