@@ -87,7 +87,11 @@ apply_to_pristine_tree() {
 		return
 	fi
 
-	say "== git am ${PATCH_DIR#"$TOP"/}/ onto the pristine $KERNEL tree" >&2
+	if [ ${#patches[@]} -gt 0 ]; then
+		say "== git am ${PATCH_DIR#"$TOP"/}/ onto the pristine $KERNEL tree" >&2
+	else
+		say "== the pristine $KERNEL tree, no patch (--no-fixes)" >&2
+	fi
 	work=$(mktemp -d /tmp/kprobes-am.XXXXXX)
 	git clone -q --shared --no-checkout "$LINUX_REPO" "$work/linux"
 	mapfile -t paths < <(sed -n 's|^diff --git a/\([^ ]*\) b/.*|/\1|p' /dev/null "${patches[@]}" | sort -u)
