@@ -110,6 +110,29 @@ expect_failure died-with-report \
 	judge report
 
 say "   guests that go wrong (x86_64)"
+# scripts/run.sh is stopped while its guest runs in the background (after
+# a build, if the last one here was not its own). Not "--": run.sh adds
+# its own parameters after these, which would go to sleep.
+KERNEL_CMDLINE_EXTRA="rdinit=/bin/busybox sleep 100000" BOOT_TIMEOUT_OVERRIDE=600 \
+	"$TOP/scripts/run.sh" --arch x86_64 --out "$tmp/run" >"$tmp/run.log" 2>&1 &
+runner=$!
+for _ in $(seq 3000); do
+	if [ -s "$tmp/run/x86_64/qemu.pid" ] || ! kill -0 "$runner" 2>/dev/null; then
+		break
+	fi
+	sleep 0.2
+done
+if [ -s "$tmp/run/x86_64/qemu.pid" ]; then
+	sleep 2
+	kill -TERM "$runner"
+	wait "$runner" || true
+	expect_no_qemu killed-run.sh
+else
+	say "FAIL  killed-run.sh: its guest did not start in 10 min (log: $tmp/run.log)"
+	tail -n 15 "$tmp/run.log"
+	kill -TERM "$runner" 2>/dev/null || :
+	failed=1
+fi
 src=$("$TOP/scripts/apply-series.sh" "")
 obj=$BUILD_ROOT/x86_64
 run_logged "$tmp/build.log" "$TOP/scripts/build.sh" x86_64 "$src" "$obj"

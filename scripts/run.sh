@@ -141,6 +141,29 @@ status=0
 export KERNEL_CMDLINE_EXTRA="${KERNEL_CMDLINE_EXTRA:-}$cmdline KPROBES_PASSES=$passes"
 export BOOT_TIMEOUT_FACTOR=$(((passes + 1) / 2))
 export BOOT_TIMEOUT_EXTRA=$((passes * torture_seconds))
+# Each guest runs in the background, while the next label builds and its
+# guest boots: a TCG guest keeps one or two host threads busy, a build
+# every CPU. At most max_guests run at once (KPROBES_GUESTS); builds run
+# at a lower priority, so that a guest's timeouts see the time it had.
+max_guests=${KPROBES_GUESTS:-2}
+[[ $max_guests =~ ^[1-9]$ ]] || die "KPROBES_GUESTS=$max_guests: a number of guests from 1 to 9"
+running=0
+# A runner stopped stops its guests: boot.sh stops QEMU on TERM.
+# shellcheck disable=SC2317 # called by the traps
+stop_guests() {
+	local job
+
+	for job in $(jobs -p); do
+		pkill -TERM -P "$job" || :
+	done
+}
+trap 'stop_guests; exit 143' TERM
+trap 'stop_guests; exit 130' INT
+# Waits for one guest to end.
+reap_guest() {
+	wait -n || status=1
+	running=$((running - 1))
+}
 nth=0
 total=$(wc -w <<<"$arches")
 for arch_label in $arches; do
@@ -158,7 +181,8 @@ for arch_label in $arches; do
 		say "   built before from these sources and scripts, and not since: not rebuilt"
 	else
 		rm -f "$built_from"
-		if build_label "$arch_label" "$src" "$obj"; then
+		if (renice -n 5 -p "$BASHPID" >/dev/null
+		    build_label "$arch_label" "$src" "$obj"); then
 			build_key "$arch_label" "$obj" >"$built_from"
 		else
 			build_failed=1
@@ -177,9 +201,23 @@ for arch_label in $arches; do
 		continue
 	fi
 	phase_done "$label: initramfs"
+	[ "$running" -lt "$max_guests" ] || reap_guest
 	say "== $label: boot and test (console: $outdir/console.log)"
-	"$TOP/scripts/boot.sh" "$arch" "$obj" "$obj/initramfs.cpio" "$outdir" "$label" || status=1
-	phase_done "$label: boot and test"
+	(
+		start=$SECONDS rc=0
+		"$TOP/scripts/boot.sh" "$arch" "$obj" "$obj/initramfs.cpio" "$outdir" "$label" || rc=$?
+		printf '%6d s  %s\n' $((SECONDS - start)) "$label: boot and test" >"$outdir/time"
+		exit "$rc"
+	) &
+	running=$((running + 1))
+	phase_start=$SECONDS
+done
+while [ "$running" -gt 0 ]; do
+	reap_guest
+done
+phase_done "waiting for the last guests"
+for summary in "${summaries[@]}"; do
+	[ ! -f "${summary%/*}/time" ] || phases+=("$(cat "${summary%/*}/time")")
 done
 
 "$TOP/scripts/results.py" summary "${summaries[@]}" | tee "$out/summary.txt" || status=1
