@@ -6,7 +6,7 @@
 #
 # Usage: scripts/bench.sh [--arch ARCH[,ARCH...]|all] [--runs N] [--icount]
 #                         [--calls N] [--batch-sizes LIST] [--out DIR]
-#   --arch         x86_64 (default), arm64, arm, or all
+#   --arch         x86_64 (default), the architectures below, or all
 #   --runs         boots per architecture (default 5); the hit figures
 #                  are reported as the median and spread over the runs,
 #                  the batch figures come from the first run
@@ -22,7 +22,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n 's/^# \{0,1\}//; 3,20p' "$0"
+	sed -n 's/^# \{0,1\}//; 3,19p' "$0"
+	echo "Architectures: $(known_arches | paste -sd' ')"
 	exit "$1"
 }
 
