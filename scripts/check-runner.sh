@@ -131,6 +131,7 @@ else
 	say "FAIL  killed-run.sh: its guest did not start in 10 min (log: $tmp/run.log)"
 	tail -n 15 "$tmp/run.log"
 	kill -TERM "$runner" 2>/dev/null || :
+	wait "$runner" || :
 	failed=1
 fi
 src=$("$TOP/scripts/apply-series.sh" "")

@@ -357,8 +357,9 @@ class Run:
                 reason += f" (in the kernel: {self.running.split()[0]})"
             reason += "; this kernel may lack " + " or ".join(f'"{fix}"' for fix in fixes)
         elif self.running:
+            # The kernel's report, not a line of the tests' that names it.
             said = next((report for report in self.deaths for line in self.lines
-                         if report in line and not DEATH_RE.search(line)), None)
+                         if report in line and KERNEL_LINE_RE.match(line)), None)
             if said:
                 reason += f'; the console says "{said}": this kernel may lack "{self.deaths[said]}"'
         self.add_case(name, "fail", reason)

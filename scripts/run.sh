@@ -148,17 +148,22 @@ export BOOT_TIMEOUT_EXTRA=$((passes * torture_seconds))
 max_guests=${KPROBES_GUESTS:-2}
 [[ $max_guests =~ ^[1-9]$ ]] || die "KPROBES_GUESTS=$max_guests: a number of guests from 1 to 9"
 running=0
-# A runner stopped stops its guests: boot.sh stops QEMU on TERM.
+# A runner that ends, stopped or not, stops its guests: boot.sh stops
+# QEMU on TERM. A build runs in the background too, so that a signal
+# stops the runner at once, not when the build ends.
 # shellcheck disable=SC2317 # called by the traps
 stop_guests() {
 	local job
 
 	for job in $(jobs -p); do
 		pkill -TERM -P "$job" || :
+		kill -TERM "$job" 2>/dev/null || :
 	done
 }
-trap 'stop_guests; exit 143' TERM
-trap 'stop_guests; exit 130' INT
+trap stop_guests EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
+trap 'exit 129' HUP
 # Waits for one guest to end.
 reap_guest() {
 	wait -n || status=1
@@ -181,8 +186,9 @@ for arch_label in $arches; do
 		say "   built before from these sources and scripts, and not since: not rebuilt"
 	else
 		rm -f "$built_from"
-		if (renice -n 5 -p "$BASHPID" >/dev/null
-		    build_label "$arch_label" "$src" "$obj"); then
+		(renice -n $(($(nice) + 5)) -p "$BASHPID" >/dev/null
+		 build_label "$arch_label" "$src" "$obj") &
+		if wait "$!"; then
 			build_key "$arch_label" "$obj" >"$built_from"
 		else
 			build_failed=1
@@ -201,7 +207,10 @@ for arch_label in $arches; do
 		continue
 	fi
 	phase_done "$label: initramfs"
-	[ "$running" -lt "$max_guests" ] || reap_guest
+	if [ "$running" -ge "$max_guests" ]; then
+		reap_guest
+		phase_done "$label: waiting for a guest to end"
+	fi
 	say "== $label: boot and test (console: $outdir/console.log)"
 	(
 		start=$SECONDS rc=0
