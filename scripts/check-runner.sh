@@ -6,7 +6,8 @@
 # exit, a guest that dies in a case is reported with the fix the case
 # names, and no QEMU is left running, even when the runner is killed; a
 # hung guest's registers are kept.
-# Uses the x86_64 build of scripts/run.sh (built here if missing).
+# Uses the x86_64 build of scripts/run.sh (which run.sh here builds if
+# needed, so that a later run.sh finds it its own and builds nothing).
 #
 # Usage: scripts/check-runner.sh
 set -euo pipefail
@@ -110,34 +111,37 @@ expect_failure died-with-report \
 	judge report
 
 say "   guests that go wrong (x86_64)"
-# scripts/run.sh is stopped while its guest runs in the background (after
-# a build, if the last one here was not its own). Not "--": run.sh adds
-# its own parameters after these, which would go to sleep.
+# stop_when_booted NAME PIDFILE: once the runner started last in the
+# background (boot.sh or run.sh) has a QEMU, stops it; none may be left.
+stop_when_booted() {
+	local runner=$! i
+
+	for i in $(seq 3000); do
+		if [ -s "$2" ] || ! kill -0 "$runner" 2>/dev/null; then
+			break
+		fi
+		sleep 0.2
+	done
+	if [ -s "$2" ]; then
+		sleep 2
+		kill -TERM "$runner"
+		wait "$runner" || :
+		expect_no_qemu "$1"
+	else
+		say "FAIL  $1: no QEMU started in $((i / 5)) s"
+		kill -TERM "$runner" 2>/dev/null || :
+		wait "$runner" || :
+		failed=1
+	fi
+}
+# scripts/run.sh is stopped while its guest runs in the background. It
+# builds x86_64 and its initramfs first if the last build there was not
+# its own, for the cases below. Not "--": run.sh adds its own parameters
+# after these, which would go to sleep.
 KERNEL_CMDLINE_EXTRA="rdinit=/bin/busybox sleep 100000" BOOT_TIMEOUT_OVERRIDE=600 \
 	"$TOP/scripts/run.sh" --arch x86_64 --out "$tmp/run" >"$tmp/run.log" 2>&1 &
-runner=$!
-for _ in $(seq 3000); do
-	if [ -s "$tmp/run/x86_64/qemu.pid" ] || ! kill -0 "$runner" 2>/dev/null; then
-		break
-	fi
-	sleep 0.2
-done
-if [ -s "$tmp/run/x86_64/qemu.pid" ]; then
-	sleep 2
-	kill -TERM "$runner"
-	wait "$runner" || true
-	expect_no_qemu killed-run.sh
-else
-	say "FAIL  killed-run.sh: its guest did not start in 10 min (log: $tmp/run.log)"
-	tail -n 15 "$tmp/run.log"
-	kill -TERM "$runner" 2>/dev/null || :
-	wait "$runner" || :
-	failed=1
-fi
-src=$("$TOP/scripts/apply-series.sh" "")
+stop_when_booted killed-run.sh "$tmp/run/x86_64/qemu.pid"
 obj=$BUILD_ROOT/x86_64
-run_logged "$tmp/build.log" "$TOP/scripts/build.sh" x86_64 "$src" "$obj"
-run_logged "$tmp/build.log" "$TOP/scripts/mkinitramfs.sh" x86_64 "$src" "$obj" "$obj/initramfs.cpio"
 boot() {
 	"$TOP/scripts/boot.sh" x86_64 "$obj" "$obj/initramfs.cpio" "$tmp/$1"
 }
@@ -158,14 +162,7 @@ expect_no_qemu panic
 # The runner is killed while the guest runs.
 export BOOT_TIMEOUT_OVERRIDE=600 KERNEL_CMDLINE_EXTRA="rdinit=/bin/busybox -- sleep 100000"
 "$TOP/scripts/boot.sh" x86_64 "$obj" "$obj/initramfs.cpio" "$tmp/killed" >"$tmp/killed.log" 2>&1 &
-runner=$!
-for _ in $(seq 100); do
-	[ ! -s "$tmp/killed/qemu.pid" ] || break
-	sleep 0.2
-done
-kill -TERM "$runner"
-wait "$runner" || true
-expect_no_qemu killed-runner
+stop_when_booted killed-runner "$tmp/killed/qemu.pid"
 
 [ "$failed" = 0 ] || die "the runner mishandled a failure (see above)"
 say "   the runner fails loudly and leaves nothing running"
