@@ -119,7 +119,7 @@ TAGS = {
   ('36', '  test_torture   the "torture.*" cases load test_modules/kprobes_torture.ko:', 6),
   ('38', '  test_bench     bad input to test_modules/kprobes_bench.ko, the module of', 2),
   ('40', '  test_samples   loads samples/kprobes/*.ko from /lib/modules/$(uname -r)', 3),
-  ('41', '                 kretprobe_stats_* also probe the functions of', 3),
+  ('41', '                 kretprobe_stats_*, kprobe_args and kretprobe_kmalloc', 4),
   ('21', '  test_kprobes_fatal', 4),
   ('21', 'The cases that kill a kernel without their fix are test_kprobes_fatal\'s,', 11),
   ('38', 'Installed, but not run by default:', 2),

@@ -52,7 +52,7 @@
 #define KPB_BATCH_TIMES		4
 #define KPB_BATCH_REPEAT	3
 
-/* As struct call_data of samples/kprobes/kretprobe_stats.c: same size. */
+/* An entry time and three arguments, as an entry handler keeps them. */
 struct kpb_instance_data {
 	u64 entry_ns;
 	unsigned long args[3];

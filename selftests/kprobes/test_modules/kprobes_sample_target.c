@@ -17,11 +17,16 @@
  *   errptr N    kst_sample_errptr() returns ERR_PTR(N) for N < 0, else a
  *               valid pointer
  *   ptr N       kst_sample_ptr() returns NULL for N == 0, else a pointer
+ *   bool N      kst_sample_bool() returns N != 0, a bool
+ *   void N      kst_sample_void() stores N and returns nothing
+ *   args N      kst_sample_args() is called with N, N + 1, ... N + 5
  *   sleep MS    kst_sample_sleep() sleeps MS (at most 2000) ms, returns 0
  *   recurse N   kst_sample_recurse() calls itself until N (at most 16)
  *               calls are in flight, returns N
  *   nested N    calls kst_sample_int(N) from a kprobe's handler
  *   kmalloc N   kmalloc(N) (which fails above KMALLOC_MAX_SIZE), kfree()
+ *   kmalloc_const N   kmalloc() of a constant size: 3001 bytes (N == 0)
+ *               or 100003 (N == 1), for the kmalloc family's other entries
  *
  * Anything else, or a number out of range, fails with -EINVAL.
  */
@@ -70,6 +75,24 @@ static noinline void *kst_sample_errptr(long value)
 static noinline void *kst_sample_ptr(long value)
 {
 	return value ? &kst_sample_object : NULL;
+}
+
+static noinline bool kst_sample_bool(long value)
+{
+	return value;
+}
+
+static long kst_sample_sink;
+
+static noinline void kst_sample_void(long value)
+{
+	WRITE_ONCE(kst_sample_sink, value);
+}
+
+/* Six arguments: on most architectures some are on the stack. */
+static noinline long kst_sample_args(long a, long b, long c, long d, long e, long f)
+{
+	return a ^ b ^ c ^ d ^ e ^ f ^ READ_ONCE(kst_sample_zero);
 }
 
 static noinline int kst_sample_sleep(long ms)
@@ -130,6 +153,21 @@ static int kst_call_kmalloc(long size)
 	return 0;
 }
 
+/* Constant sizes, which kmalloc() sends to other functions than __kmalloc. */
+static int kst_call_kmalloc_const(long which)
+{
+	void *p;
+
+	if (which == 0)
+		p = kmalloc(3001, GFP_KERNEL);
+	else if (which == 1)
+		p = kmalloc(100003, GFP_KERNEL);
+	else
+		return -EINVAL;
+	kfree(p);
+	return 0;
+}
+
 static int kst_call_target(const char *target, long value)
 {
 	if (!strcmp(target, "int")) {
@@ -144,6 +182,13 @@ static int kst_call_target(const char *target, long value)
 		kst_call(kst_sample_errptr, value);
 	} else if (!strcmp(target, "ptr")) {
 		kst_call(kst_sample_ptr, value);
+	} else if (!strcmp(target, "bool")) {
+		kst_call(kst_sample_bool, value);
+	} else if (!strcmp(target, "void")) {
+		kst_call(kst_sample_void, value);
+	} else if (!strcmp(target, "args")) {
+		kst_call(kst_sample_args, value, value + 1, value + 2, value + 3,
+			 value + 4, value + 5);
 	} else if (!strcmp(target, "sleep")) {
 		if (value < 0 || value > KST_SLEEP_MAX_MS)
 			return -EINVAL;
@@ -156,6 +201,8 @@ static int kst_call_target(const char *target, long value)
 		return kst_call_nested(value);
 	} else if (!strcmp(target, "kmalloc")) {
 		return kst_call_kmalloc(value);
+	} else if (!strcmp(target, "kmalloc_const")) {
+		return kst_call_kmalloc_const(value);
 	} else {
 		return -EINVAL;
 	}
