@@ -105,6 +105,7 @@ load_arch() {
 	VARIANTS=
 	DEFCONFIG=defconfig
 	QEMU_PATCHES=
+	COVERAGE_FILES=
 	# shellcheck source=arch/x86_64.conf
 	. "$conf"
 	ARCH_NAME=$1

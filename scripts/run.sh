@@ -5,7 +5,7 @@
 #
 # Usage: scripts/run.sh [--arch ARCH[,ARCH...]|all] [--kernel K] [--kernel-tree DIR]
 #                       [--out DIR] [--debug] [--soak] [--torture-seconds N]
-#                       [--no-fixes]
+#                       [--no-fixes] [--coverage]
 #   --arch         x86_64 (default), the labels below, or all (env: ARCH);
 #                  LABEL-VARIANT adds configs/VARIANT.config (arm-thumb2)
 #   --kernel       7.3 (default: the upstream base), 6.12 or 6.1: Debian's
@@ -30,6 +30,9 @@
 #                  without "x86/ftrace: Call an ftrace_ops callback at an
 #                  odd address", before any selftest could run (the
 #                  selftests then die in their first kprobe on ftrace)
+#   --coverage     gcov of the kprobes code (scripts/coverage.sh): line
+#                  and branch coverage per file in OUT/ARCH-coverage/
+#                  coverage.txt, and with lcov an HTML report beside it
 #
 # Exits non-zero on any failing or missing case, a boot failure, a hung
 # guest, or a kernel problem report or taint on the console.
@@ -38,7 +41,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n 's/^# \{0,1\}//; 3,32p' "$0"
+	sed -n 's/^# \{0,1\}//; 3,35p' "$0"
 	echo "Labels: $(known_labels | paste -sd' ')"
 	exit "$1"
 }
@@ -48,6 +51,7 @@ kernel_tree=${KERNEL_TREE:-}
 out=${OUT:-$TOP/out}
 variant=
 nofixes=
+coverage=
 cmdline=
 passes=2
 torture_seconds=0
@@ -59,7 +63,12 @@ while [ $# -gt 0 ]; do
 	--kernel) load_kernel "${2:?--kernel needs a value: one of $(known_kernels | paste -sd' ')}"; shift 2 ;;
 	--kernel-tree) kernel_tree=${2:?--kernel-tree needs a value}; shift 2 ;;
 	--out) out=${2:?--out needs a value}; shift 2 ;;
-	--debug) variant=-debug; shift ;;
+	--debug) variant+=-debug; EXTRA_CONFIGS="${EXTRA_CONFIGS:-} $TOP/configs/debug.config"; shift ;;
+	--coverage)
+		variant+=-coverage coverage=1 cmdline+=" KPROBES_COVERAGE=1"
+		EXTRA_CONFIGS="${EXTRA_CONFIGS:-} $TOP/configs/coverage.config"
+		export EXTRA_PACKAGES="${EXTRA_PACKAGES:-} lcov"
+		shift ;;
 	--no-fixes) nofixes=-nofixes; cmdline+=" kunit.enable=0"; export NO_FIXES=1; shift ;;
 	--soak) passes=5; cmdline+=" KPROBES_SOAK=1"; shift ;;
 	--torture-seconds)
@@ -98,6 +107,8 @@ need_space "$out" 64
 "$TOP/scripts/install-deps.sh" $(tr ' ' '\n' <<<"$arches" | sed 's/-.*//' | sort -u)
 phase_done "packages"
 src=$("$TOP/scripts/apply-series.sh" "$kernel_tree")
+# shellcheck disable=SC2086 # a list of labels
+[ -z "$coverage" ] || "$TOP/scripts/coverage.sh" instrument "$src" $arches
 # A stable kernel runs the newest selftests and samples, as farms do.
 TESTS_TREE=$(tests_tree "$src")
 export TESTS_TREE
@@ -134,7 +145,7 @@ build_key() {
 
 summaries=()
 status=0
-[ -z "$variant" ] || export EXTRA_CONFIGS="${EXTRA_CONFIGS:-} $TOP/configs/debug.config"
+[ -z "${EXTRA_CONFIGS:-}" ] || export EXTRA_CONFIGS
 # The guest runs the suite, and so the torture, this many times: the
 # hung-guest timeout, each architecture's for two passes, grows with that
 # (x86_64's debug kernel was still in the soak's fourth pass at 600 s).
@@ -215,6 +226,8 @@ for arch_label in $arches; do
 	(
 		start=$SECONDS rc=0
 		"$TOP/scripts/boot.sh" "$arch" "$obj" "$obj/initramfs.cpio" "$outdir" "$label" || rc=$?
+		[ -z "$coverage" ] ||
+			"$TOP/scripts/coverage.sh" report "$arch_label" "$src" "$obj" "$outdir" || rc=1
 		printf '%6d s  %s\n' $((SECONDS - start)) "$label: boot and test" >"$outdir/time"
 		exit "$rc"
 	) &
