@@ -52,6 +52,7 @@ static bool wait_in_kprobes_list(const char *needle, const char *flag, bool pres
 FIXTURE(optprobe) {
 	char knob[8];
 	char rcu_expedited[8];
+	char optimization[8];
 };
 
 FIXTURE_SETUP(optprobe)
@@ -59,12 +60,16 @@ FIXTURE_SETUP(optprobe)
 	setup_kprobes(_metadata, NULL, self->knob, sizeof(self->knob));
 	if (read_file(RCU_EXPEDITED, self->rcu_expedited, sizeof(self->rcu_expedited)) <= 0)
 		self->rcu_expedited[0] = '\0';
+	if (read_file(OPTIMIZATION, self->optimization, sizeof(self->optimization)) <= 0)
+		self->optimization[0] = '\0';
 }
 
 FIXTURE_TEARDOWN(optprobe)
 {
 	if (self->rcu_expedited[0])
 		write_file(RCU_EXPEDITED, self->rcu_expedited);
+	if (self->optimization[0])
+		write_file(OPTIMIZATION, self->optimization);
 	teardown_kprobes(_metadata, self->knob);
 }
 
@@ -151,6 +156,37 @@ TEST_F(optprobe, core_kernel_post_handler_unoptimizes)
 		TH_LOG("the probes are not in " KPROBES_LIST);
 	EXPECT_TRUE(!strstr(line, "[OPTIMIZED]")) TH_LOG("%s", line);
 	run_case(_metadata, "unregister_core_optprobe");
+}
+
+/*
+ * debug.kprobes-optimization: 0 puts every optimized probe back on its
+ * breakpoint before the write returns, and reads back 0; a value out of
+ * 0..1 is refused and changes nothing; 1 optimizes the probes again.
+ */
+TEST_F(optprobe, optimization_sysctl)
+{
+	static const char * const bad[] = { "2", "-1", "x" };
+	char line[512], value[8];
+	int i, ret;
+
+	if (!hold_core_optimized(_metadata))
+		return;
+	ASSERT_TRUE(wait_in_kprobes_list(CORE_OPT_TARGET, "[OPTIMIZED]", true, line, sizeof(line)))
+		TH_LOG("never optimized: %s", line);
+	ASSERT_EQ(0, write_file(OPTIMIZATION, "0"));
+	ASSERT_TRUE(find_in_kprobes_list(CORE_OPT_TARGET, line, sizeof(line)));
+	EXPECT_FALSE(strstr(line, "[OPTIMIZED]")) TH_LOG("optimized at 0: %s", line);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		ret = write_file(OPTIMIZATION, bad[i]);
+		EXPECT_EQ(-EINVAL, ret) TH_LOG("\"%s\": %s", bad[i], strerror(-ret));
+	}
+	ASSERT_LT(0, read_file(OPTIMIZATION, value, sizeof(value)));
+	EXPECT_STREQ("0\n", value);
+	ASSERT_EQ(0, write_file(OPTIMIZATION, "1"));
+	EXPECT_TRUE(wait_in_kprobes_list(CORE_OPT_TARGET, "[OPTIMIZED]", true, line, sizeof(line)))
+		TH_LOG("not optimized again at 1: %s", line);
+	ASSERT_LT(0, read_file(OPTIMIZATION, value, sizeof(value)));
+	EXPECT_STREQ("1\n", value);
 }
 
 /* kprobes/list shows an optimized probe with [OPTIMIZED]. */
