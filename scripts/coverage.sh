@@ -11,8 +11,9 @@
 #          an uncommitted change (scripts/apply-series.sh undoes it)
 #        scripts/coverage.sh report LABEL SRC BUILD_DIR OUT_DIR
 #          takes the counters out of OUT_DIR/console.log, prints line and
-#          branch coverage per file into OUT_DIR/coverage.txt, and, with
-#          lcov installed, an HTML report into OUT_DIR/coverage/
+#          branch coverage per file (a Markdown table) into
+#          OUT_DIR/coverage.txt, and, with lcov installed, an HTML report
+#          into OUT_DIR/coverage/
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -21,7 +22,7 @@ set -euo pipefail
 CORE_FILES="kernel/kprobes.c kernel/trace/rethook.c lib/objpool.c"
 
 usage() {
-	sed -n 's/^# \{0,1\}//; 7,15p' "$0" >&2
+	sed -n 's/^# \{0,1\}//; 8,16p' "$0" >&2
 	exit 2
 }
 
@@ -71,11 +72,12 @@ flush()
 EOF
 	load_label "$label"
 	{
-		printf '%-40s %14s %16s\n' file lines branches
+		echo "| $label: file | lines | branches taken |"
+		echo "|---|---|---|"
 		files_of "$label" | while read -r file; do
 			dir=$(dirname "$file")
 			if [ ! -f "$obj/$dir/$(basename "$file" .c).gcda" ]; then
-				printf '%-40s %s\n' "$file" "no counters (not built, or not run)"
+				echo "| $file | no counters (not built, or not run) | |"
 				continue
 			fi
 			# gcov reads the counters next to the object, and prints a
@@ -85,8 +87,8 @@ EOF
 					/^File / { mine = index($0, f q) > 0 }
 					mine && /^Lines executed:/ { split($2, a, ":"); l = a[2] " of " $4 }
 					mine && /^Taken at least once:/ { split($4, a, ":"); b = a[2] " of " $6 }
-					END { printf "%14s %16s", l, b }')
-			printf '%-40s %s\n' "$file" "$summary"
+					END { printf "%s | %s", l, b }')
+			echo "| $file | $summary |"
 		done
 	} | tee "$out/coverage.txt"
 	if command -v lcov >/dev/null; then
