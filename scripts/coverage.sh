@@ -76,8 +76,11 @@ EOF
 		echo "|---|---|---|"
 		files_of "$label" | while read -r file; do
 			dir=$(dirname "$file")
-			if [ ! -f "$obj/$dir/$(basename "$file" .c).gcda" ]; then
-				echo "| $file | no counters (not built, or not run) | |"
+			if [ ! -f "$obj/$dir/$(basename "$file" .c).gcno" ]; then
+				echo "| $file | not built for $label | |"
+				continue
+			elif [ ! -f "$obj/$dir/$(basename "$file" .c).gcda" ]; then
+				echo "| $file | built, no counters from the guest | |"
 				continue
 			fi
 			# gcov reads the counters next to the object, and prints a
