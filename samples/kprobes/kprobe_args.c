@@ -48,6 +48,8 @@ static unsigned long call_arg(struct pt_regs *regs, unsigned int n)
 	return n < 4 ? regs->uregs[n] : ((unsigned long *)kernel_stack_pointer(regs))[n - 4];
 #elif defined(CONFIG_MIPS) && defined(CONFIG_64BIT)	/* n64: $a0-$a7 */
 	return regs->regs[4 + n];
+#else
+#error "no way to read a function's arguments here (see samples/Kconfig)"
 #endif
 }
 NOKPROBE_SYMBOL(call_arg);

@@ -13,12 +13,19 @@
  *
  * kmalloc() is inline: a constant size goes to __kmalloc_cache_noprof()
  * or, above KMALLOC_MAX_CACHE_SIZE, to __kmalloc_large_noprof(); any other
- * size to __kmalloc_noprof() (names since 6.10). Each has the size in its
- * own argument, and each gets a kretprobe.
+ * size to __kmalloc_noprof() (names since 6.11). Each has the size in its
+ * own argument, and each gets a kretprobe. kmalloc_node(), kvmalloc(),
+ * krealloc() and kmalloc_track_caller() (kstrdup(), kmemdup()) have
+ * entries of their own, not probed here.
+ *
+ * kmalloc() is called everywhere, in any context: the handlers log only
+ * the first max_calls allocations, so that a small min_size cannot flood
+ * the log from the allocator's path.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/atomic.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/ptrace.h>
@@ -26,7 +33,13 @@
 
 static unsigned long min_size = 65536;
 module_param(min_size, ulong, 0444);
-MODULE_PARM_DESC(min_size, "Log the allocations of at least this many bytes, and failures");
+MODULE_PARM_DESC(min_size, "Log the allocations of at least this many bytes");
+
+static unsigned int max_calls = 100;
+module_param(max_calls, uint, 0444);
+MODULE_PARM_DESC(max_calls, "How many allocations to log");
+
+static atomic_t logged = ATOMIC_INIT(0);
 
 struct kmalloc_probe {
 	struct kretprobe rp;
@@ -47,17 +60,19 @@ static unsigned long call_arg(struct pt_regs *regs, unsigned int n)
 	return regs->uregs[n];
 #elif defined(CONFIG_MIPS) && defined(CONFIG_64BIT)	/* n64: $a0-$a7 */
 	return regs->regs[4 + n];
+#else
+#error "no way to read a function's arguments here (see samples/Kconfig)"
 #endif
 }
 NOKPROBE_SYMBOL(call_arg);
 
 static int kmalloc_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct kmalloc_probe *kp = container_of(get_kretprobe(ri), struct kmalloc_probe, rp);
-	size_t size = call_arg(regs, kp->size_arg);
+	struct kmalloc_probe *probe = container_of(get_kretprobe(ri), struct kmalloc_probe, rp);
+	size_t size = call_arg(regs, probe->size_arg);
 
 	/* Non-zero: no return handler for this call (and not a miss). */
-	if (size < min_size)
+	if (size < min_size || atomic_read(&logged) >= max_calls)
 		return 1;
 	((struct kmalloc_call *)ri->data)->size = size;
 	return 0;
@@ -69,6 +84,8 @@ static int kmalloc_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct kmalloc_call *call = (struct kmalloc_call *)ri->data;
 	void *ptr = (void *)regs_return_value(regs);
 
+	if (atomic_inc_return(&logged) > max_calls)
+		return 0;
 	/* %p, not %px: the log is no place for kernel addresses. */
 	if (ptr)
 		pr_info("%s[%d] kmalloc(%zu) = %p\n", current->comm,
@@ -103,8 +120,8 @@ static int __init kretprobe_kmalloc_init(void)
 	for (i = 0; i < ARRAY_SIZE(probes); i++) {
 		ret = register_kretprobe(&probes[i].rp);
 		if (ret) {
-			pr_err("cannot probe %s: %pe\n", probes[i].rp.kp.symbol_name,
-			       ERR_PTR(ret));
+			pr_err("cannot probe %s: %pe%s\n", probes[i].rp.kp.symbol_name,
+			       ERR_PTR(ret), ret == -ENOENT ? " (no such function)" : "");
 			while (--i >= 0)
 				unregister_kretprobe(&probes[i].rp);
 			return ret == -ENOENT ? -EINVAL : ret;

@@ -49,7 +49,7 @@ NOKPROBE_SYMBOL(entry_handler);
 #define MAX_FUNCS	8
 #define NR_ERRNOS	134	/* errors 1..133 have a count each; others, 0 */
 
-enum kind { LONG, INT, ERRPTR, PTR, BOOL, VOID };
+enum kind { KIND_LONG, KIND_INT, KIND_ERRPTR, KIND_PTR, KIND_BOOL, KIND_VOID };
 static const char * const kinds[] = { "long", "int", "errptr", "ptr", "bool", "void" };
 
 /* One CPU's counts of one function since the reset numbered epoch. */
@@ -78,13 +78,13 @@ static int nr_funcs;
 static __always_inline long call_error(enum kind kind, unsigned long ret)
 {
 	switch (kind) {
-	case VOID:
+	case KIND_VOID:
 		return 0;
-	case PTR:
+	case KIND_PTR:
 		return ret ? 0 : -1;
-	case BOOL:
+	case KIND_BOOL:
 		return (u8)ret ? 0 : -1;	/* a bool is the low byte */
-	case INT:
+	case KIND_INT:
 		ret = (long)(int)ret;
 		fallthrough;
 	default:
@@ -297,7 +297,7 @@ static int parse_funcs(char *list)
 		name = strim(name);
 		if (!*name && !kind)
 			continue;
-		k = kind ? match_string(kinds, ARRAY_SIZE(kinds), strim(kind)) : LONG;
+		k = kind ? match_string(kinds, ARRAY_SIZE(kinds), strim(kind)) : KIND_LONG;
 		if (!*name || k < 0) {
 			pr_err("funcs: \"%s/%s\" is not name/kind\n", name, kind);
 			return -EINVAL;

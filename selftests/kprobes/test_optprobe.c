@@ -175,7 +175,7 @@ TEST_F(optprobe, optimization_sysctl)
 		TH_LOG("never optimized: %s", line);
 	ASSERT_EQ(0, write_file(OPTIMIZATION, "0"));
 	ASSERT_TRUE(find_in_kprobes_list(CORE_OPT_TARGET, line, sizeof(line)));
-	EXPECT_FALSE(strstr(line, "[OPTIMIZED]")) TH_LOG("optimized at 0: %s", line);
+	EXPECT_FALSE(!!strstr(line, "[OPTIMIZED]")) TH_LOG("optimized at 0: %s", line);
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		ret = write_file(OPTIMIZATION, bad[i]);
 		EXPECT_EQ(-EINVAL, ret) TH_LOG("\"%s\": %s", bad[i], strerror(-ret));

@@ -131,6 +131,18 @@ static bool load_sample(struct __test_metadata *_metadata, const char *name,
 	return true;
 }
 
+/* False, and a skip that says what sample @name @needs, if not installed. */
+static bool sample_installed(struct __test_metadata *_metadata, const char *name,
+			     const char *needs)
+{
+	char path[256];
+
+	sample_path(name, path, sizeof(path));
+	if (access(path, R_OK))
+		SKIP(return false, "%s: %s (%s)", path, strerror(errno), needs);
+	return true;
+}
+
 /* Unloads sample @name and checks that its @probe is gone. */
 static void unload_sample(struct __test_metadata *_metadata, const char *name,
 			  const char *probe)
@@ -350,6 +362,8 @@ TEST_F(sample, kretprobe_stats)
 	unload_sample(_metadata, "kretprobe_stats", ENTRY_OF(STATS_FUNC));
 }
 
+#define OPEN_FAILURES_NEEDS	" needs HAVE_FUNCTION_ARG_ACCESS_API or ARM"
+
 /*
  * kretprobe_open_failures: a failing open is logged with the file name,
  * read from user space in the entry handler; a successful one is not.
@@ -362,12 +376,11 @@ TEST_F(sample, kretprobe_open_failures)
 	 * of its string literals.
 	 */
 	char missing[] = MISSING_FILE;
-	char line[512], path[256];
+	char line[512];
 
-	sample_path("kretprobe_open_failures", path, sizeof(path));
-	if (access(path, R_OK))
-		SKIP(return, "%s: %s (%s needs HAVE_FUNCTION_ARG_ACCESS_API or ARM)", path,
-		     strerror(errno), "CONFIG_SAMPLE_KRETPROBE_OPEN_FAILURES");
+	if (!sample_installed(_metadata, "kretprobe_open_failures",
+			      "CONFIG_SAMPLE_KRETPROBE_OPEN_FAILURES" OPEN_FAILURES_NEEDS))
+		return;
 	if (!load_sample(_metadata, "kretprobe_open_failures", ""))
 		return;
 	self->loaded = "kretprobe_open_failures";
@@ -412,7 +425,7 @@ TEST_F(sample, kretprobe_stats_bad_input)
 		EXPECT_EQ(-EINVAL, ret) TH_LOG("\"%s\": %s", bad_commands[i], strerror(-ret));
 	}
 	ASSERT_LT(0, read_file(STATS_DIR "/stats", stats, sizeof(stats)));
-	EXPECT_TRUE(strstr(stats, STATS_FUNC ": disabled,")) TH_LOG("%s", stats);
+	EXPECT_TRUE(!!strstr(stats, STATS_FUNC ": disabled,")) TH_LOG("%s", stats);
 	read_stats(_metadata, STATS_FUNC, &after);
 	EXPECT_EQ(before.calls, after.calls) TH_LOG("a bad command reset or counted");
 	EXPECT_EQ(errno_total(&before), errno_total(&after));
@@ -716,23 +729,28 @@ TEST_F(sample, kretprobe_stats_latency)
 	EXPECT_EQ((st.max_ns + st.min_ns) / 2, st.avg_ns);
 }
 
-/* The symbol of the kmalloc() family's sized call: renamed in 6.10. */
-static const char *kmalloc_symbol(void)
+/* Whether the kernel has a symbol named @symbol (kallsyms). */
+static bool kallsyms_has(const char *symbol)
 {
-	char line[256];
-	const char *found = NULL;
+	char line[256], name[128];
+	bool found = false;
 	FILE *f = fopen("/proc/kallsyms", "r");
 
 	if (!f)
-		return NULL;
-	while (!found && fgets(line, sizeof(line), f)) {
-		if (strstr(line, " __kmalloc_noprof\n"))
-			found = "__kmalloc_noprof";
-		else if (strstr(line, " __kmalloc\n"))
-			found = "__kmalloc";
-	}
+		return false;
+	/* "address type name [module]" */
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%*s %*c %127s", name) == 1 && !strcmp(name, symbol);
 	fclose(f);
 	return found;
+}
+
+/* The symbol of the kmalloc() family's sized call: renamed in 6.10. */
+static const char *kmalloc_symbol(void)
+{
+	if (kallsyms_has("__kmalloc_noprof"))
+		return "__kmalloc_noprof";
+	return kallsyms_has("__kmalloc") ? "__kmalloc" : NULL;
 }
 
 /* Allocations: failures of kmalloc() are the NULLs it returns. */
@@ -760,7 +778,8 @@ TEST_F(sample, kretprobe_stats_kmalloc)
 }
 
 /* The new samples read arguments where the architecture can tell them. */
-#define ARGS_CONFIG	"needs HAVE_FUNCTION_ARG_ACCESS_API, ARM or 64-bit MIPS"
+#define ARGS_NEEDS	" needs HAVE_FUNCTION_ARG_ACCESS_API, ARM or 64-bit MIPS"
+#define ARGS_LOGGED	"kst_sample_args(0x1000, 0x1001, 0x1002, 0x1003, 0x1004, 0x1005)"
 
 /*
  * kprobe_args: a call is logged with its arguments, six here, so that on
@@ -772,13 +791,11 @@ TEST_F(sample, kprobe_args)
 	static const char * const bad_params[] = {
 		"nargs=7", "func=kprobes_selftest_no_such_function", "func=",
 	};
-	char path[256], found[512];
+	char found[512];
 	int i;
 
-	sample_path("kprobe_args", path, sizeof(path));
-	if (access(path, R_OK))
-		SKIP(return, "%s: %s (CONFIG_SAMPLE_KPROBE_ARGS %s)", path, strerror(errno),
-		     ARGS_CONFIG);
+	if (!sample_installed(_metadata, "kprobe_args", "CONFIG_SAMPLE_KPROBE_ARGS" ARGS_NEEDS))
+		return;
 	for (i = 0; i < ARRAY_SIZE(bad_params); i++)
 		load_bad_params(_metadata, self->kmsg, "kprobe_args", bad_params[i], -EINVAL,
 				i ? NO_SUCH_FUNCTION : "not within 0..6");
@@ -790,8 +807,7 @@ TEST_F(sample, kprobe_args)
 	kmsg_find(self->kmsg, "");
 	call_target(_metadata, "args", 0x1000, 1);
 	EXPECT_TRUE(kmsg_grab(self->kmsg, "kst_sample_args(", found, sizeof(found)));
-	EXPECT_TRUE(strstr(found, "kst_sample_args(0x1000, 0x1001, 0x1002, "
-			   "0x1003, 0x1004, 0x1005)")) TH_LOG("logged: %s", found);
+	EXPECT_TRUE(!!strstr(found, ARGS_LOGGED)) TH_LOG("logged: %s", found);
 	call_target(_metadata, "args", -1, 1);
 	EXPECT_TRUE(kmsg_find(self->kmsg, "kst_sample_args(0x"))
 		TH_LOG("the second call was not logged");
@@ -822,19 +838,16 @@ TEST_F(sample, kretprobe_kmalloc)
 		{ "kmalloc_const", 1, "kmalloc(100003) = " },
 		{ "kmalloc", 1L << 30, "kmalloc(1073741824) = NULL" },
 	};
-	char path[256], found[512];
-	const char *symbol;
+	char found[512];
 	int i;
 
-	sample_path("kretprobe_kmalloc", path, sizeof(path));
-	if (access(path, R_OK))
-		SKIP(return, "%s: %s (CONFIG_SAMPLE_KRETPROBE_KMALLOC %s)", path,
-		     strerror(errno), ARGS_CONFIG);
-	symbol = kmalloc_symbol();
-	if (!symbol || strcmp(symbol, "__kmalloc_noprof"))
-		SKIP(return, "no __kmalloc_noprof, the sample's kmalloc() (since 6.10)");
+	if (!sample_installed(_metadata, "kretprobe_kmalloc",
+			      "CONFIG_SAMPLE_KRETPROBE_KMALLOC" ARGS_NEEDS))
+		return;
+	if (!kallsyms_has("__kmalloc_cache_noprof"))
+		SKIP(return, "no __kmalloc_cache_noprof: the sample probes 6.11's kmalloc()");
 	load_target(_metadata, &self->target_loaded);
-	if (!load_sample(_metadata, "kretprobe_kmalloc", "min_size=3001"))
+	if (!load_sample(_metadata, "kretprobe_kmalloc", "min_size=3001 max_calls=10000"))
 		return;
 	self->loaded = "kretprobe_kmalloc";
 

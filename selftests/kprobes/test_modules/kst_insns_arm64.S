@@ -15,12 +15,19 @@ SYM_FUNC_START_LOCAL(kst_add1)
 	ret
 SYM_FUNC_END(kst_add1)
 
-/* bl links: kst_add1() returns after it (+ 101), not to 1: (+ 1001). */
+/*
+ * bl, then blr through a register, link: kst_add1() returns after each
+ * (+ 202), not to 1: (+ 1002 without bl's link, + 1103 without blr's).
+ */
 SYM_FUNC_START(kst_insn_bl)
 	stp	x29, x30, [sp, #-16]!
 	mov	x29, sp
 	adr	x30, 1f
 .Lbl:	bl	kst_add1
+	add	x0, x0, #100
+	adr	x30, 1f
+	adr	x16, kst_add1
+.Lblr:	blr	x16
 	add	x0, x0, #100
 	b	2f
 1:	add	x0, x0, #1000
@@ -69,20 +76,6 @@ SYM_FUNC_START(kst_insn_ldr_literal)
 	.balign	8
 1:	.quad	0x100000001
 SYM_FUNC_END(kst_insn_ldr_literal)
-
-/* blr links like bl, through a register: + 102, not + 1002. */
-SYM_FUNC_START(kst_insn_blr)
-	stp	x29, x30, [sp, #-16]!
-	mov	x29, sp
-	adr	x30, 1f
-	adr	x16, kst_add1
-.Lblr:	blr	x16
-	add	x0, x0, #100
-	b	2f
-1:	add	x0, x0, #1000
-2:	ldp	x29, x30, [sp], #16
-	ret
-SYM_FUNC_END(kst_insn_blr)
 
 /* br jumps through a register and links nothing; bti j: a landing pad. */
 SYM_FUNC_START(kst_insn_br)
@@ -168,7 +161,7 @@ SYM_FUNC_START(kst_insn_refused)
 SYM_FUNC_END(kst_insn_refused)
 
 	kst_insns_start
-	kst_insn "bl", kst_insn_bl, .Lbl, 1, 102
+	kst_insn "bl", kst_insn_bl, .Lbl, 1, 203
 	kst_insn "ret", kst_insn_ret, .Lret, 1, 2
 	kst_insn "b.eq taken", kst_insn_bcond, .Lbcond, 0, 1
 	kst_insn "b.eq not taken", kst_insn_bcond, .Lbcond, 5, 105
@@ -176,7 +169,7 @@ SYM_FUNC_END(kst_insn_refused)
 	kst_insn "cbnz not taken", kst_insn_cbnz, .Lcbnz, 0, 100
 	kst_insn "adr", kst_insn_adr, .Ladr, 7, 7
 	kst_insn "ldr (literal)", kst_insn_ldr_literal, .Lldr, 1, 0x100000002
-	kst_insn "blr", kst_insn_blr, .Lblr, 1, 102
+	kst_insn "blr", kst_insn_bl, .Lblr, 1, 203
 	kst_insn "br", kst_insn_br, .Lbr, 5, 6
 	kst_insn "tbnz bit 40 taken", kst_insn_tbnz, .Ltbnz, 0x10000000000, 0x10000000001
 	kst_insn "tbnz bit 40 not taken, bit 8 set", kst_insn_tbnz, .Ltbnz, 0x100, 0x164
