@@ -81,7 +81,10 @@ apply_to_pristine_tree() {
 
 	"$TOP/scripts/prepare-tree.sh" >&2
 	sum=$(cat /dev/null "${patches[@]}" | sha256sum | cut -d' ' -f1)
-	if [ "$(cat "$stamp" 2>/dev/null)" = "$sum" ] &&
+	# The stamp names the series and the commit it left the tree at: a
+	# tree that is clean but elsewhere (a bisect step, when the bisect
+	# was killed before it could check out the tip) is not the series.
+	if [ "$(cat "$stamp" 2>/dev/null)" = "$sum $(git -C "$LINUX_REPO" rev-parse HEAD)" ] &&
 	   git -C "$LINUX_REPO" diff --quiet HEAD; then
 		echo "$LINUX_REPO"
 		return
@@ -109,7 +112,7 @@ apply_to_pristine_tree() {
 	git -C "$LINUX_REPO" fetch -q "$work/linux" "$tip"
 	git -C "$LINUX_REPO" checkout -q -f --detach "$tip"
 	rm -rf "$work"
-	echo "$sum" >"$stamp"
+	echo "$sum $tip" >"$stamp"
 	echo "$LINUX_REPO"
 }
 
