@@ -88,11 +88,17 @@ mkdir -p "$BUILD_ROOT"
 export EXTRA_CONFIGS=$BUILD_ROOT/bisect-selftest.config
 git -C "$src" show "$tip:tools/testing/selftests/kprobes/config" >"$EXTRA_CONFIGS"
 
+# What a verified step has been checked for. The key of a step holds
+# this, not this script's text: an edit of a comment or of the output
+# here sent every step of every label to be built again (hours). An edit
+# that changes what a step is checked for changes this line.
+CHECKS="builds (step_kind), W=1 and sparse no worse than the base (w1_warnings), v1"
+
 # A tree that built (and was counted) before, with the same compiler,
-# sparse, config fragments and build scripts, builds the same again: each
-# architecture keeps the keys of its verified steps, and a run redoes
-# only the steps whose tree is new (those of the patches that changed and
-# of the ones after them).
+# sparse, config fragments, build script and checks, builds the same
+# again: each architecture keeps the keys of its verified steps, and a
+# run redoes only the steps whose tree is new (those of the patches that
+# changed and of the ones after them).
 tool_key() {
 	{
 		"${CROSS_COMPILE}gcc" --version | head -n 1
@@ -102,7 +108,8 @@ tool_key() {
 		local variant=${1#"${1%%-*}"}
 		cat "$sparse" "$TOP/configs/base.config" "$TOP/configs/$ARCH_NAME.config" \
 			${variant:+"$TOP/configs/${variant#-}.config"} "$EXTRA_CONFIGS" \
-			"$TOP/scripts/arch/$ARCH_NAME.conf" "$TOP/scripts/build.sh" "$0" | sha1sum
+			"$TOP/scripts/arch/$ARCH_NAME.conf" "$TOP/scripts/build.sh" | sha1sum
+		echo "$CHECKS"
 		echo "$1"
 	} | sha1sum | cut -c1-16
 }
@@ -127,13 +134,17 @@ for arch in "${arches[@]}"; do
 		baseline_built=1
 		git -C "$src" checkout -q --detach "$PRISTINE_TAG"
 		say "   $arch: building the base"
+		build_begin "$obj"
 		run_logged "$log" "$TOP/scripts/build.sh" "$arch" "$src" "$obj"
+		build_end "$obj"
 		baseline=" $(w1_warnings "$obj" | tr '\n' ' ')"
 		echo "$base_key$baseline" >>"$verified"
 	fi
 	built_parent=${baseline_built:-}
+	step=0
 	for commit in "${commits[@]}"; do
-		subject=$(git -C "$src" log -1 --format=%s "$commit")
+		step=$((step + 1))
+		subject="$step of ${#commits[@]}: $(git -C "$src" log -1 --format=%s "$commit")"
 		step_key="$key $(git -C "$src" rev-parse "$commit^{tree}") ok"
 		if grep -qxF "$step_key" "$verified"; then
 			say "   $arch: built before at \"$subject\""
@@ -162,12 +173,14 @@ for arch in "${arches[@]}"; do
 		kernel) build=("$TOP/scripts/build.sh") ;;
 		esac
 		built_parent=1
+		build_begin "$obj"
 		if ! "${build[@]}" "$arch" "$src" "$obj" >"$log" 2>&1; then
 			tail -n 15 "$log"
 			say "   $arch: does NOT build at \"$subject\" (log: $log)"
 			status=1
 			continue
 		fi
+		build_end "$obj"
 		if [ ${#kernel_files[@]} = 0 ] ||
 		   git -C "$src" diff --quiet "$commit^" "$commit" -- "${kernel_files[@]}"; then
 			say "   $arch: builds at \"$subject\""

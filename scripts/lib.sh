@@ -242,25 +242,35 @@ tests_tree() {
 	fi
 }
 
+# A build killed midway (a session's end, a CI timeout) leaves files that
+# make then takes as up to date: s390's compressed vmlinux, cut short,
+# failed every later boot with "XZ-compressed data is corrupt". Every
+# build in a build directory $1 is between these two: the first removes
+# what an interrupted build wrote (not .config, written whole by a
+# rename), and marks the directory as being built until the second.
+build_begin() {
+	local building=$1/.kprobes-building
+
+	if [ -f "$building" ]; then
+		say "   the last build in $1 was interrupted: removing what it wrote"
+		find "$1" -newer "$building" ! -type d ! -path "$1/.config" -delete
+	fi
+	mkdir -p "$1"
+	touch "$building"
+}
+
+build_end() {
+	rm -f "$1/.kprobes-building"
+}
+
 # Builds kernel tree $2 for label $1 in build directory $3 (build.sh),
 # and for a stable kernel the newest kselftest and samples against it:
 # the tree's own kselftest config fragment is merged into its config.
-#
-# A build killed midway (a session's end, a CI timeout) leaves files that
-# make then takes as up to date: s390's compressed vmlinux, cut short,
-# failed every later boot with "XZ-compressed data is corrupt". What such
-# a build wrote goes first (not .config, written whole by a rename).
 build_label() {
-	local label=$1 src=$2 obj=$3 tests building=$3/.kprobes-building
-	local selftest_config
+	local label=$1 src=$2 obj=$3 tests selftest_config
 
 	tests=${TESTS_TREE:-$(tests_tree "$src")}
-	if [ -f "$building" ]; then
-		say "   the last build here was interrupted: removing what it wrote"
-		find "$obj" -newer "$building" ! -type d ! -path "$obj/.config" -delete
-	fi
-	mkdir -p "$obj"
-	touch "$building"
+	build_begin "$obj"
 	if [ "$tests" = "$src" ]; then
 		"$TOP/scripts/build.sh" "$label" "$src" "$obj" || return
 	else
@@ -270,7 +280,7 @@ build_label() {
 		"$TOP/scripts/build.sh" --kselftest-only "$label" "$tests" "$obj" &&
 		"$TOP/scripts/build-samples.sh" "$label" "$tests" "$obj" || return
 	fi
-	rm -f "$building"
+	build_end "$obj"
 }
 
 # Names git tree $1 as it is on disk: its commit's tree and whatever is
