@@ -24,8 +24,9 @@
 #include <linux/module.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
+#include <linux/uaccess.h>
 
-#define MAX_ARGS	6
+#define MAX_ARGS	8
 
 static char *func = "do_sys_openat2";
 module_param(func, charp, 0444);
@@ -33,7 +34,7 @@ MODULE_PARM_DESC(func, "The function to probe: [module:]name");
 
 static unsigned int nargs = 3;
 module_param(nargs, uint, 0444);
-MODULE_PARM_DESC(nargs, "How many arguments to show (0-6)");
+MODULE_PARM_DESC(nargs, "How many arguments to show (0-8)");
 
 static unsigned int max_calls = 10;
 module_param(max_calls, uint, 0444);
@@ -45,7 +46,13 @@ static unsigned long call_arg(struct pt_regs *regs, unsigned int n)
 #if defined(CONFIG_HAVE_FUNCTION_ARG_ACCESS_API)
 	return regs_get_kernel_argument(regs, n);
 #elif defined(CONFIG_ARM)	/* r0-r3, then the caller's stack */
-	return n < 4 ? regs->uregs[n] : ((unsigned long *)kernel_stack_pointer(regs))[n - 4];
+	unsigned long arg = 0;
+
+	if (n < 4)
+		return regs->uregs[n];
+	/* Read as kprobe events do: ARM does not export a stack reader. */
+	get_kernel_nofault(arg, (unsigned long *)kernel_stack_pointer(regs) + n - 4);
+	return arg;
 #elif defined(CONFIG_MIPS) && defined(CONFIG_64BIT)	/* n64: $a0-$a7 */
 	return regs->regs[4 + n];
 #else

@@ -327,11 +327,15 @@ TEST_F(sample, kretprobe_stats)
 	ASSERT_EQ(m, open_times(MISSING_FILE, m));
 	read_stats(_metadata, STATS_FUNC, &after);
 
-	/* Reading the stats opens a file too: one or two more successes. */
-	EXPECT_EQ(m, errno_count(&after, "-ENOENT", -ENOENT));
-	EXPECT_EQ(m, after.failed);
+	/*
+	 * Other processes open files too (a farm's board runs systemd and
+	 * udev), and so does reading the stats: at least this test's opens
+	 * are counted. Exact counts need functions that nothing else calls:
+	 * the sample target module's.
+	 */
+	EXPECT_LE(m, errno_count(&after, "-ENOENT", -ENOENT));
+	EXPECT_LE(m, after.failed);
 	EXPECT_LE(n, after.ok - before.ok);
-	EXPECT_GE(n + 2, after.ok - before.ok);
 	EXPECT_EQ(after.calls, after.ok + after.failed);
 	EXPECT_EQ(0, after.missed);
 	EXPECT_EQ(0, after.nested);
@@ -355,7 +359,7 @@ TEST_F(sample, kretprobe_stats)
 	ASSERT_EQ(0, write_file(STATS_DIR "/control", "enable"));
 	open_times(MISSING_FILE, m);
 	read_stats(_metadata, STATS_FUNC, &resumed);
-	EXPECT_EQ(errno_count(&frozen, "-ENOENT", -ENOENT) + m,
+	EXPECT_LE(errno_count(&frozen, "-ENOENT", -ENOENT) + m,
 		  errno_count(&resumed, "-ENOENT", -ENOENT)) TH_LOG("not counting after enable");
 
 	self->loaded = NULL;
@@ -578,7 +582,7 @@ TEST_F(sample, kretprobe_stats_return_kinds)
 	call_target(_metadata, "ptr", 0, 3);
 	call_target(_metadata, "ptr", 1, 2);
 	call_target(_metadata, "bool", 0, 3);
-	call_target(_metadata, "bool", 256, 2);
+	call_target(_metadata, "bool", 1, 2);
 	call_target(_metadata, "void", -ENOENT, 2);
 
 	read_stats(_metadata, "kst_sample_int", &st);
@@ -779,17 +783,19 @@ TEST_F(sample, kretprobe_stats_kmalloc)
 
 /* The new samples read arguments where the architecture can tell them. */
 #define ARGS_NEEDS	" needs HAVE_FUNCTION_ARG_ACCESS_API, ARM or 64-bit MIPS"
-#define ARGS_LOGGED	"kst_sample_args(0x1000, 0x1001, 0x1002, 0x1003, 0x1004, 0x1005)"
+#define ARGS_LOGGED \
+	"kst_sample_args(0x1000, 0x1001, 0x1002, 0x1003, 0x1004, 0x1005, 0x1006, 0x1007)"
 
 /*
- * kprobe_args: a call is logged with its arguments, six here, so that on
- * most architectures some come from the stack; after max_calls calls,
+ * kprobe_args: a call is logged with its arguments, eight here, so that
+ * on x86_64, i386, ARM and s390 some come from the stack (and the
+ * register ones are not taken for them); after max_calls calls,
  * the calls are counted and not logged.
  */
 TEST_F(sample, kprobe_args)
 {
 	static const char * const bad_params[] = {
-		"nargs=7", "func=kprobes_selftest_no_such_function", "func=",
+		"nargs=9", "func=kprobes_selftest_no_such_function", "func=",
 	};
 	char found[512];
 	int i;
@@ -798,9 +804,9 @@ TEST_F(sample, kprobe_args)
 		return;
 	for (i = 0; i < ARRAY_SIZE(bad_params); i++)
 		load_bad_params(_metadata, self->kmsg, "kprobe_args", bad_params[i], -EINVAL,
-				i ? NO_SUCH_FUNCTION : "not within 0..6");
+				i ? NO_SUCH_FUNCTION : "not within 0..8");
 	load_target(_metadata, &self->target_loaded);
-	if (!load_sample(_metadata, "kprobe_args", "func=kst_sample_args nargs=6 max_calls=2"))
+	if (!load_sample(_metadata, "kprobe_args", "func=kst_sample_args nargs=8 max_calls=2"))
 		return;
 	self->loaded = "kprobe_args";
 

@@ -19,7 +19,7 @@
  *   ptr N       kst_sample_ptr() returns NULL for N == 0, else a pointer
  *   bool N      kst_sample_bool() returns N != 0, a bool
  *   void N      kst_sample_void() stores N and returns nothing
- *   args N      kst_sample_args() is called with N, N + 1, ... N + 5
+ *   args N      kst_sample_args() is called with N, N + 1, ... N + 7
  *   sleep MS    kst_sample_sleep() sleeps MS (at most 2000) ms, returns 0
  *   recurse N   kst_sample_recurse() calls itself until N (at most 16)
  *               calls are in flight, returns N
@@ -89,10 +89,14 @@ static noinline void kst_sample_void(long value)
 	WRITE_ONCE(kst_sample_sink, value);
 }
 
-/* Six arguments: on most architectures some are on the stack. */
-static noinline long kst_sample_args(long a, long b, long c, long d, long e, long f)
+/*
+ * Eight arguments: x86_64, i386, ARM and s390 pass some on the stack;
+ * arm64, riscv, powerpc and 64-bit MIPS all eight in registers.
+ */
+static noinline long kst_sample_args(long a, long b, long c, long d,
+				     long e, long f, long g, long h)
 {
-	return a ^ b ^ c ^ d ^ e ^ f ^ READ_ONCE(kst_sample_zero);
+	return a ^ b ^ c ^ d ^ e ^ f ^ g ^ h ^ READ_ONCE(kst_sample_zero);
 }
 
 static noinline int kst_sample_sleep(long ms)
@@ -188,7 +192,7 @@ static int kst_call_target(const char *target, long value)
 		kst_call(kst_sample_void, value);
 	} else if (!strcmp(target, "args")) {
 		kst_call(kst_sample_args, value, value + 1, value + 2, value + 3,
-			 value + 4, value + 5);
+			 value + 4, value + 5, value + 6, value + 7);
 	} else if (!strcmp(target, "sleep")) {
 		if (value < 0 || value > KST_SLEEP_MAX_MS)
 			return -EINVAL;
