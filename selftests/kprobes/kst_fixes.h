@@ -68,6 +68,12 @@ static const struct kst_fix kst_fixes[] = {
 	{ "api.kprobe_changes_execution_path.run",
 	  "powerpc/kprobes: Keep a function's entry probe within the function",
 	  "a failure, ppc64le" },
+	{ "sample.kretprobe_stats_reset_under_load",
+	  "powerpc/kprobes: Do not restore r13 when leaving an optprobe detour",
+	  "an oops, ppc64le with CONFIG_PREEMPT" },
+	{ "sample.kretprobe_stats_reset_under_load",
+	  "powerpc/ftrace: Do not restore r13 in ftrace_regs_caller",
+	  "an oops, ppc64le with CONFIG_PREEMPT" },
 	{ "api.extable_site.run",
 	  "MIPS: kprobes: Report a fault in a single-stepped instruction at its address",
 	  "an oops, mips64el" },
@@ -103,6 +109,9 @@ static const struct kst_death kst_deaths[] = {
 	{ "Break instruction in kernel code",
 	  "MIPS: kprobes: Handle a kernel break with interrupts disabled",
 	  "at an instruction slot's address, mips64el" },
+	{ "rethook: Return address not found!",
+	  "powerpc/kprobes: Do not restore r13 when leaving an optprobe detour",
+	  "a task moved to another CPU in an optprobe, ppc64le with CONFIG_PREEMPT" },
 };
 
 /* Before the first test: what the console of a kernel that dies means. */
