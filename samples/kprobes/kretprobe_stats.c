@@ -173,12 +173,6 @@ static DEFINE_MUTEX(control_lock);	/* readers, reset, enable, disable */
 static bool enabled = true;
 static struct dentry *dir;
 
-/* A miss counter's increase since the reset: never below 0, though racy. */
-static unsigned long since(unsigned long now, unsigned long then)
-{
-	return now > then ? now - then : 0;
-}
-
 static void show_func(struct seq_file *m, struct probed_func *f)
 {
 	static struct counts snap, sum;	/* too big for the stack; lock held */
@@ -210,10 +204,11 @@ static void show_func(struct seq_file *m, struct probed_func *f)
 	seq_printf(m, "  calls %llu ok %llu failed %llu (%llu%%)\n", sum.calls,
 		   sum.calls - sum.failures, sum.failures,
 		   sum.calls ? div64_u64(sum.failures * 100, sum.calls) : 0);
-	seq_printf(m, "  missed %lu (all maxactive instances in use: rp.nmissed)\n",
-		   since(missed, f->missed_at_reset));
+	/* Unsigned differences: right across a counter's wrap too. */
+	seq_printf(m, "  missed %u (all maxactive instances in use: rp.nmissed)\n",
+		   missed - f->missed_at_reset);
 	seq_printf(m, "  nested %lu (hit while a kprobe handler ran: rp.kp.nmissed)\n",
-		   since(nested, f->nested_at_reset));
+		   nested - f->nested_at_reset);
 	if (sum.calls)
 		seq_printf(m, "  latency_ns min %llu avg %llu max %llu\n",
 			   sum.min_ns, div64_u64(sum.total_ns, sum.calls), sum.max_ns);
