@@ -27,7 +27,7 @@ usage() {
 	exit "$1"
 }
 
-arches=x86_64
+arches=$DEFAULT_LABEL
 runs=5
 icount=
 calls=100000

@@ -15,7 +15,7 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-label=${1:-x86_64}
+label=${1:-$DEFAULT_LABEL}
 arch=${label%%-*}
 out=$(realpath -m "${2:-$TOP/out/fixes}")
 mkdir -p "$out"

@@ -24,7 +24,7 @@ if [ "${1:-}" = --boot ]; then
 	boot=1
 	shift
 fi
-[ $# -gt 0 ] || set -- x86_64
+[ $# -gt 0 ] || set -- "$DEFAULT_LABEL"
 for arch in "$@"; do
 	(load_arch "$arch") || exit 2
 done

@@ -7,6 +7,8 @@ CACHE_DIR=${KPROBES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kprobes-selftests}
 PRISTINE_TAG=pristine
 # The upstream base; see README.md for why it is the default.
 DEFAULT_KERNEL=7.3
+# The label a script runs on when not told: the README's first command's.
+DEFAULT_LABEL=x86_64
 
 say() { printf '%s\n' "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -59,6 +61,13 @@ load_kernel() {
 	local conf="$TOP/scripts/kernel/$1.conf"
 
 	[ -f "$conf" ] || die "unknown kernel '$1' (known: $(known_kernels | paste -sd' '))"
+	# The fields a file may leave out (what scripts/test.sh runs on it).
+	TEST_LABELS=
+	BISECT_LABELS=
+	LAVA_LABELS=
+	MUTANTS_LABEL=
+	DEBUG_LABEL=
+	SOAK_LABEL=
 	# shellcheck source=kernel/7.3.conf
 	. "$conf"
 	KERNEL=$1

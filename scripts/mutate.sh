@@ -28,7 +28,7 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-arch=x86_64
+arch=$DEFAULT_LABEL
 out=
 check_only=
 while [ $# -gt 0 ]; do

@@ -46,7 +46,7 @@ usage() {
 	exit "$1"
 }
 
-arches=${ARCH:-x86_64}
+arches=${ARCH:-$DEFAULT_LABEL}
 kernel_tree=${KERNEL_TREE:-}
 out=${OUT:-$TOP/out}
 variant=

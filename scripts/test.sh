@@ -6,13 +6,13 @@
 # without warnings; on the upstream kernel (7.3) every patch builds on its
 # own (bisect) and the kprobes selftests, the samples and the kernel's
 # kprobes KUnit suite pass in QEMU on every architecture in scripts/arch/
-# and its variants (arm-thumb2), and on x86_64 and arm64 debug kernels
-# (a soak on arm64's); LAVA gives the runner's verdicts on x86_64 and arm64;
-# every architecture's defconfig keeps kprobes/config through
-# "make kselftest-merge"; the backports pass on x86_64 and arm64; the new
-# kernel code is W=1 and sparse clean, the selftest programs build without
-# a warning on every architecture; and the runner reports broken
-# guests and bad input clearly.
+# and its variants, and on debug kernels (one with a soak); LAVA gives the
+# runner's verdicts; every architecture's defconfig keeps kprobes/config
+# through "make kselftest-merge"; the backports pass where the code of
+# their fixes runs; the new kernel code is W=1 and sparse clean, the
+# selftest programs build without a warning on every architecture; and
+# the runner reports broken guests and bad input clearly. Which label
+# each of these runs on is in the kernel's record, scripts/kernel/<K>.conf.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -32,6 +32,8 @@ gate() {
 
 out=${OUT:-$TOP/out}
 upstream=$DEFAULT_KERNEL
+# What runs on which label: TEST_LABELS and the rest in scripts/kernel/.
+load_kernel "$upstream"
 mapfile -t backports < <(known_kernels | grep -vx "$upstream")
 # shellcheck disable=SC2046 # a list of architectures
 gate "install the packages" env EXTRA_PACKAGES="shellcheck sparse python3-sphinx lava-dispatcher" \
@@ -44,16 +46,14 @@ gate "checkpatch --strict, every series" "$TOP/scripts/check-patches.sh"
 gate "the documentation builds without warnings" env KERNEL="$upstream" "$TOP/scripts/check-docs.sh"
 # Before the QEMU run: it builds the base and each patch in the same
 # build directories, and leaves them at the tip.
-# The bisect walks the architectures whose code the series changes (x86,
-# arm in both instruction sets) and arm64, the other one of the
-# backports; every architecture builds and boots the tip below.
-gate "$upstream: every patch builds on its own (bisect): x86_64, i386, arm64, arm, arm-thumb2" \
-	env KERNEL="$upstream" "$TOP/scripts/check-bisect.sh" x86_64 i386 arm64 arm arm-thumb2
-gate "$upstream: every architecture in QEMU" \
-	"$TOP/scripts/run.sh" --kernel "$upstream" --arch all --out "$out/$upstream"
+# shellcheck disable=SC2086 # a list of labels
+gate "$upstream: every patch builds on its own (bisect): ${BISECT_LABELS// /, }" \
+	env KERNEL="$upstream" "$TOP/scripts/check-bisect.sh" $BISECT_LABELS
+gate "$upstream: in QEMU: $TEST_LABELS" \
+	"$TOP/scripts/run.sh" --kernel "$upstream" --arch "${TEST_LABELS// /,}" --out "$out/$upstream"
 # Right after the QEMU run, whose builds and summaries it takes: a farm's
 # way (the kselftest tarball under LAVA) must give the runner's verdicts.
-for arch in x86_64 arm64; do
+for arch in $LAVA_LABELS; do
 	gate "$upstream: LAVA (lava-run) runs the kselftest tarball, the runner's verdicts ($arch)" \
 		"$TOP/scripts/check-lava.sh" --kernel "$upstream" --arch "$arch" \
 		--summary "$out/$upstream/$arch/summary.json" --out "$out/lava"
@@ -64,22 +64,23 @@ gate "$upstream: defconfig + make kselftest-merge keeps kprobes/config, every ar
 # Proves the mutation tool still works: one mutant per area (registration
 # checks, kretprobe misses, kprobes/list, x86's ftrace path, the sample),
 # each killed by a named case. The whole gate is scripts/mutate.sh.
-gate "$upstream: the mutation tool, a mutant per area (x86_64)" \
-	env KERNEL="$upstream" "$TOP/scripts/mutate.sh" --arch x86_64 --out "$out/mutants" \
+gate "$upstream: the mutation tool, a mutant per area ($MUTANTS_LABEL)" \
+	env KERNEL="$upstream" "$TOP/scripts/mutate.sh" --arch "$MUTANTS_LABEL" --out "$out/mutants" \
 	reg-blacklist-ignored kretprobe-rethook-miss-not-counted list-no-disabled \
 	x86-ftrace-pre-return-ignored stats-int-as-long
 for kernel in "${backports[@]}"; do
-	gate "$kernel: the backport in QEMU, x86_64 and arm64" \
-		"$TOP/scripts/run.sh" --kernel "$kernel" --arch x86_64,arm64 --out "$out/$kernel"
+	labels=$(load_kernel "$kernel" && echo "$TEST_LABELS")
+	gate "$kernel: the backport in QEMU: $labels" \
+		"$TOP/scripts/run.sh" --kernel "$kernel" --arch "${labels// /,}" --out "$out/$kernel"
 done
 # The soak on one debug kernel: arm64's took 535 s, x86_64's, whose guest
-# runs on one host thread, 807 s; x86_64's runs the suite twice, as
-# every other kernel does. scripts/run.sh --debug --soak runs either.
-gate "$upstream: debug kernel (x86_64)" \
-	"$TOP/scripts/run.sh" --kernel "$upstream" --arch x86_64 --debug \
+# runs on one host thread, 807 s; the other debug kernel runs the suite
+# twice, as every other kernel does. scripts/run.sh --debug --soak runs either.
+gate "$upstream: debug kernel ($DEBUG_LABEL)" \
+	"$TOP/scripts/run.sh" --kernel "$upstream" --arch "$DEBUG_LABEL" --debug \
 	--out "$out/$upstream-debug"
-gate "$upstream: debug kernel, soak: suite x5, module load/unload x100, kmemleak, slab (arm64)" \
-	"$TOP/scripts/run.sh" --kernel "$upstream" --arch arm64 --debug --soak \
+gate "$upstream: debug kernel, soak: suite x5, module load/unload x100, kmemleak, slab ($SOAK_LABEL)" \
+	"$TOP/scripts/run.sh" --kernel "$upstream" --arch "$SOAK_LABEL" --debug --soak \
 	--out "$out/$upstream-debug"
 # shellcheck disable=SC2046 # a list of architectures
 gate "$upstream: W=1 and sparse on the new kernel code, selftest programs without warnings" \
