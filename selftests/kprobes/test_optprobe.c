@@ -9,7 +9,7 @@
  * of test_modules/kprobes_selftest.ko, the probes on
  * test_modules/kprobes_selftest_target.ko.
  *
- * Two more cases probe _bcd2bin(), in kernel text, where every
+ * Four more cases probe _bcd2bin(), in kernel text, where every
  * architecture with optprobes optimizes: powerpc does not in modules.
  *
  * The cases skip where kprobes are not optimized (no CONFIG_OPTPROBES,
@@ -155,6 +155,24 @@ TEST_F(optprobe, core_kernel_post_handler_unoptimizes)
 	ASSERT_TRUE(find_in_kprobes_list(CORE_OPT_TARGET, line, sizeof(line)))
 		TH_LOG("the probes are not in " KPROBES_LIST);
 	EXPECT_TRUE(!strstr(line, "[OPTIMIZED]")) TH_LOG("%s", line);
+	run_case(_metadata, "unregister_core_optprobe");
+}
+
+/*
+ * Once the probe with the post_handler is gone, the optimized probe, alone
+ * on its address again, is optimized again.
+ */
+TEST_F(optprobe, core_kernel_reoptimized_without_post_handler)
+{
+	char line[512];
+
+	if (!hold_core_optimized(_metadata))
+		return;
+	run_case(_metadata, "core_optprobe_add_post_handler");
+	run_case(_metadata, "core_optprobe_remove_post_handler");
+	ASSERT_TRUE(find_in_kprobes_list(CORE_OPT_TARGET, line, sizeof(line)))
+		TH_LOG("the probe is not in " KPROBES_LIST);
+	EXPECT_TRUE(!!strstr(line, "[OPTIMIZED]")) TH_LOG("%s", line);
 	run_case(_metadata, "unregister_core_optprobe");
 }
 

@@ -344,6 +344,24 @@ int step_core_optprobe_add_post_handler(const char *arg)
 }
 
 /*
+ * Unregisters the probe with the post_handler: the optimized probe, alone
+ * on its address again, must be optimized again, and each call go through
+ * the jump to its pre_handler.
+ */
+int step_core_optprobe_remove_post_handler(const char *arg)
+{
+	if (!kst_core_post_registered)
+		return kst_fail("core_optprobe_add_post_handler first");
+	unregister_kprobe(&kst_core_post);
+	kst_core_post_registered = false;
+	if (!kst_wait_jump_optimized(&kst_core_opt))
+		return kst_fail("_bcd2bin+%u not optimized again %d s after the post_handler went",
+				kst_core_opt.offset, KST_OPTIMIZE_WAIT_S);
+	kst_reset_counts();
+	return kst_core_opt_calls();
+}
+
+/*
  * Unregisters the probes on _bcd2bin(): once the optimizer has run, its
  * code must be what it was, and a call must not reach the pre_handler.
  */

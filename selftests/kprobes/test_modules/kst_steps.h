@@ -44,6 +44,7 @@ KST_STEP(optprobe_force_release);
 KST_STEP(optprobe_reregister);
 KST_STEP(hold_core_optprobe);
 KST_STEP(core_optprobe_add_post_handler);
+KST_STEP(core_optprobe_remove_post_handler);
 KST_STEP(unregister_core_optprobe);
 
 #undef KST_STEP
