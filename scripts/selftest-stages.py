@@ -120,8 +120,11 @@ TAGS = {
   ('38', '  test_bench     bad input to test_modules/kprobes_bench.ko, the module of', 2),
   ('40', '  test_samples   loads samples/kprobes/*.ko from /lib/modules/$(uname -r)', 3),
   ('41', '                 kretprobe_stats_*, kprobe_args and kretprobe_kmalloc', 4),
+  ('41b', '  test_samples_fatal', 4),
   ('21', '  test_kprobes_fatal', 4),
   ('21', 'The cases that kill a kernel without their fix are test_kprobes_fatal\'s,', 11),
+  ('41b', 'test_samples_fatal does the same for the sample cases that kill a', 4),
+  ('41b', '', -1),
   ('38', 'Installed, but not run by default:', 2),
   ('39', '  kprobes_soak begin [CYCLES]; <run the suite>; kprobes_soak end', 5),
   ('38', '  kprobes_bench [-c CALLS] [-b N,...]', 5),
@@ -146,7 +149,10 @@ TAGS = {
   ('41c', '/* The new samples read arguments where the architecture can tell them. */', 10000),
   ('41b', '/* Kills and reaps the callers started, and forgets them. */', 10000),
   ('41', '/* The target module refuses what it cannot do, and calls nothing. */', 10000),
+  ('41b', ' * The cases that kill a kernel without their fix run in', 34),
+  ('41b', '', -2),
   ('40', 'int main(int argc, char **argv)', 10000),
+  ('41b', '\targv = fatal_filters(&argc, argv);', 1),
  ],
 }
 
@@ -186,6 +192,11 @@ for path in TAGS:
     if path not in RULED:
         d, name = os.path.split(path)
         FILE_PART[d, os.path.splitext(name)[0]] = min(tagged(path)[1])
+# test_samples_fatal has no file of its own either (test_samples.c built
+# with KST_FATAL): it comes with fatal_filters() in test_samples.c.
+_lines, _tags = tagged('test_samples.c')
+FILE_PART['', 'test_samples_fatal'] = _tags[_lines.index(
+    'static char **fatal_filters(int *argc, char **argv)')]
 
 def stage(path, k):
     lines, tags = tagged(path)

@@ -1012,6 +1012,41 @@ TEST_F(sample, sample_target_bad_input)
 	EXPECT_EQ(0, st.calls) TH_LOG("kst_sample_long() called on bad input");
 }
 
+/*
+ * The cases that kill a kernel without their fix run in
+ * test_samples_fatal, this file built with KST_FATAL, which runs after
+ * every other program of the target but test_kprobes_fatal: on such a
+ * kernel every other test has reported when it dies. test_samples runs
+ * the others. Returns argv with a -t (test_samples_fatal) or -T of each
+ * such case after the command line's own filters, which the harness
+ * tries first; sets *argc to its length.
+ */
+static char **fatal_filters(int *argc, char **argv)
+{
+	static char * const fatal[] = { "kretprobe_stats_reset_under_load" };
+	static char *args[64];
+#ifdef KST_FATAL
+	char *filter = "-t";
+
+	/* A case here may kill the kernel: the kernel log keeps its fix. */
+	kst_fixes_to_kmsg = true;
+#else
+	char *filter = "-T";
+#endif
+	int i, n = 0;
+
+	if (*argc + 2 * ARRAY_SIZE(fatal) >= ARRAY_SIZE(args))
+		ksft_exit_fail_msg("%d arguments: too many\n", *argc - 1);
+	for (i = 0; i < *argc; i++)
+		args[n++] = argv[i];
+	for (i = 0; i < ARRAY_SIZE(fatal); i++) {
+		args[n++] = filter;
+		args[n++] = fatal[i];
+	}
+	*argc = n;
+	return args;
+}
+
 int main(int argc, char **argv)
 {
 	if (geteuid())
@@ -1019,5 +1054,6 @@ int main(int argc, char **argv)
 	if (access(KPROBES_LIST, R_OK))
 		ksft_exit_skip("%s: %s (needs CONFIG_KPROBES and debugfs mounted)\n",
 			       KPROBES_LIST, strerror(errno));
+	argv = fatal_filters(&argc, argv);
 	return test_harness_run(argc, argv);
 }
