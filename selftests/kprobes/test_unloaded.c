@@ -7,6 +7,8 @@
  * unloads that module and checks that the probe shows as [GONE] in
  * kprobes/list, cannot be enabled, never fires and unregisters cleanly.
  */
+#include <stdlib.h>
+
 #include "../kselftest_harness.h"
 #include "kst_harness.h"
 
@@ -99,10 +101,47 @@ TEST_F(kprobes, aggregate_on_unloaded_module)
 	run_case(_metadata, "enable_gone");
 }
 
+#define TARGET_KPROBES_TEXT	"/sys/module/" TARGET_MODULE "/sections/.kprobes.text"
+
 /*
- * Each __kprobes function of a module is on the blacklist while the
- * module is loaded, and the blacklist is as before once it is gone: an
- * entry left behind would refuse probes on the next module loaded there.
+ * The module's entries of its .kprobes.text start in it: the section
+ * need not start at a symbol (on ppc64le a TOC offset word comes first,
+ * which kallsyms counts in the function before), and that function is
+ * not on the blacklist.
+ */
+static void check_area_entries(struct __test_metadata *_metadata)
+{
+	unsigned long section, start;
+	char line[512];
+	int ret, entries = 0;
+	FILE *list;
+
+	ret = read_file(TARGET_KPROBES_TEXT, line, sizeof(line));
+	ASSERT_LT(0, ret) TH_LOG("%s: %s", TARGET_KPROBES_TEXT, strerror(-ret));
+	section = strtoul(line, NULL, 16);
+	ASSERT_NE(0UL, section) TH_LOG("%s reads 0: no CAP_SYSLOG?", TARGET_KPROBES_TEXT);
+
+	list = fopen(KPROBES_BLACKLIST, "r");
+	ASSERT_TRUE(!!list) TH_LOG("%s: %s", KPROBES_BLACKLIST, strerror(errno));
+	while (fgets(line, sizeof(line), list)) {
+		if (!strstr(line, " [" TARGET_MODULE "]") || strstr(line, "kst_gone_nokprobe"))
+			continue;
+		entries++;
+		start = 0;
+		ret = sscanf(line, "0x%lx", &start);
+		EXPECT_EQ(1, ret) TH_LOG("%s", line);
+		EXPECT_LE(section, start)
+			TH_LOG(".kprobes.text is at 0x%lx: %s", section, line);
+	}
+	fclose(list);
+	EXPECT_LE(2, entries) TH_LOG("entries of %s's .kprobes.text", TARGET_MODULE);
+}
+
+/*
+ * Each __kprobes and NOKPROBE_SYMBOL() function of a module is on the
+ * blacklist while the module is loaded, and the blacklist is as before
+ * once it is gone: an entry left behind would refuse probes on the next
+ * module loaded there.
  */
 TEST_F(kprobes, blacklist_leaves_with_module)
 {
@@ -114,6 +153,8 @@ TEST_F(kprobes, blacklist_leaves_with_module)
 	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TARGET_MODULE, strerror(-ret));
 	EXPECT_EQ(1, blacklist_lines("\tkst_gone_kprobes_text [" TARGET_MODULE "]"));
 	EXPECT_EQ(1, blacklist_lines("\tkst_gone_kprobes_text2 [" TARGET_MODULE "]"));
+	EXPECT_EQ(1, blacklist_lines("\tkst_gone_nokprobe [" TARGET_MODULE "]"));
+	check_area_entries(_metadata);
 
 	ret = unload_module(TARGET_MODULE);
 	ASSERT_EQ(0, ret) TH_LOG("unloading %s: %s", TARGET_MODULE, strerror(-ret));

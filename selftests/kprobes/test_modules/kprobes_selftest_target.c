@@ -46,16 +46,28 @@ static noinline int __kprobes kst_gone_kprobes_text2(int value)
 	return value + 3 + kst_gone_calls++;
 }
 
+/*
+ * On the blacklist by NOKPROBE_SYMBOL(), which is removed by address when
+ * the module goes: on Thumb-2 an entry starts one byte before that.
+ */
+static noinline int kst_gone_nokprobe(int value)
+{
+	return value + 4;
+}
+NOKPROBE_SYMBOL(kst_gone_nokprobe);
+
 /* Called through pointers, so that they stay functions of their own. */
 static int (*kst_gone_ptr)(int value) = kst_gone_target;
 static long (*kst_gone_opt_ptr)(long value) = kst_gone_opt_target;
 static int (*kst_gone_kprobes_text_ptr)(int value) = kst_gone_kprobes_text;
 static int (*kst_gone_kprobes_text2_ptr)(int value) = kst_gone_kprobes_text2;
+static int (*kst_gone_nokprobe_ptr)(int value) = kst_gone_nokprobe;
 
 static int __init kst_gone_init(void)
 {
 	return kst_gone_ptr(-1) + kst_gone_opt_ptr(0) - 7 +
-	       kst_gone_kprobes_text_ptr(-2) + kst_gone_kprobes_text2_ptr(-4);
+	       kst_gone_kprobes_text_ptr(-2) + kst_gone_kprobes_text2_ptr(-4) +
+	       kst_gone_nokprobe_ptr(-4);
 }
 module_init(kst_gone_init);
 

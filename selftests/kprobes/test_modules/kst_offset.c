@@ -85,13 +85,24 @@ int case_err_bad_offset(void)
 	return kst_check_inside_insn();
 }
 
+/*
+ * Past what the kernel counts as the function's entry: ppc64le counts
+ * the instructions up to its ftrace call site (6.12 with
+ * KPROBES_ON_FTRACE, the first 16 bytes).
+ */
+static bool kst_past_entry(const struct kprobe *kp)
+{
+	return !(kp->flags & KPROBE_FLAG_ON_FUNC_ENTRY);
+}
+
 int case_err_kretprobe_offset(void)
 {
-	int offset = kst_inner_offset("kst_offset_target", kst_offset_target);
+	int offset = kst_find_offset("kst_offset_target", kst_offset_target,
+				     kst_past_entry);
 	int ret;
 
 	if (offset < 0)
-		return kst_fail("no probe-able instruction in kst_offset_target: %d",
+		return kst_fail("no instruction past kst_offset_target's entry: %d",
 				offset);
 	kst_init_kprobe(&kst_kretprobe.kp, "kst_offset_target", offset);
 	ret = register_kretprobe(&kst_kretprobe);
