@@ -181,8 +181,8 @@ for name in "${patches[@]}"; do
 	# -f: the Debian tree's .gitignore ignores everything at the top level.
 	git -C "$tree" add -A -f
 	author=$(series_file "$name.author")
-	git -C "$tree" commit -q -F "$(series_file "$name.msg")" \
-		${author:+--author="$(cat "$author")"}
+	sed "s/^Closes: /$CLOSES_TAG: /" "$(series_file "$name.msg")" >"$work/msg"
+	git -C "$tree" commit -q -F "$work/msg" ${author:+--author="$(cat "$author")"}
 	commits+=("$(git -C "$tree" rev-parse HEAD)")
 done
 

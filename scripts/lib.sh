@@ -68,6 +68,7 @@ load_kernel() {
 	MUTANTS_LABEL=
 	DEBUG_LABEL=
 	SOAK_LABEL=
+	CLOSES_TAG=Closes
 	# shellcheck source=kernel/7.3.conf
 	. "$conf"
 	KERNEL=$1
