@@ -7,13 +7,15 @@
 # names, and no QEMU is left running, even when the runner is killed; a
 # hung guest's registers are kept.
 # Uses the x86_64 build of scripts/run.sh (which run.sh here builds if
-# needed, so that a later run.sh finds it its own and builds nothing).
+# needed, so that a later run.sh finds it its own and builds nothing);
+# the hung guest's registers are read as x86's (RIP).
 #
 # Usage: scripts/check-runner.sh
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
+label=x86_64
 tmp=$(mktemp -d /tmp/kprobes-check-runner.XXXXXX)
 failed=0
 cleanup() {
@@ -69,7 +71,7 @@ expect_failure missing-kernel-tree "no such directory" \
 	"$TOP/scripts/run.sh" --kernel-tree "$tmp/no-such-tree"
 expect_failure missing-package-not-root "As root, run:" \
 	setpriv --reuid=nobody --regid=nogroup --clear-groups \
-	env EXTRA_PACKAGES=kprobes-no-such-package "$TOP/scripts/install-deps.sh" x86_64
+	env EXTRA_PACKAGES=kprobes-no-such-package "$TOP/scripts/install-deps.sh" "$label"
 if [ "$(id -u)" = 0 ] && mkdir -p "$tmp/full" && mount -t tmpfs -o size=32m tmpfs "$tmp/full"; then
 	expect_failure full-disk "MiB free, 2048 MiB needed" \
 		env KPROBES_CACHE="$tmp/full" "$TOP/scripts/run.sh"
@@ -83,7 +85,7 @@ say "   a console that ends in a crash"
 # verdict names both. The kernel's record of what the case needs comes
 # in the middle of the line of the previous case's result, as a console
 # prints them.
-judge() { "$TOP/scripts/results.py" stream x86_64 "$tmp/$1" <"$tmp/$1.console"; }
+judge() { "$TOP/scripts/results.py" stream "$label" "$tmp/$1" <"$tmp/$1.console"; }
 mkdir -p "$tmp/died"
 printf '%s\n' "kprobes-ci: tests begin" \
 	'ok 1 api.good.run[    0.900000] kprobes selftests: api.bad.run needs "kprobes: A fix"' \
@@ -110,7 +112,7 @@ expect_failure died-with-report \
 	'any (in the kernel)  (no result: the guest died or hung during it; the console says "Break instruction": this kernel may lack "MIPS: A fix")' \
 	judge report
 
-say "   guests that go wrong (x86_64)"
+say "   guests that go wrong ($label)"
 # stop_when_booted NAME PIDFILE: once the runner started last in the
 # background (boot.sh or run.sh) has a QEMU, stops it; none may be left.
 stop_when_booted() {
@@ -139,11 +141,11 @@ stop_when_booted() {
 # its own, for the cases below. Not "--": run.sh adds its own parameters
 # after these, which would go to sleep.
 KERNEL_CMDLINE_EXTRA="rdinit=/bin/busybox sleep 100000" BOOT_TIMEOUT_OVERRIDE=600 \
-	"$TOP/scripts/run.sh" --arch x86_64 --out "$tmp/run" >"$tmp/run.log" 2>&1 &
-stop_when_booted killed-run.sh "$tmp/run/x86_64/qemu.pid"
-obj=$BUILD_ROOT/x86_64
+	"$TOP/scripts/run.sh" --arch "$label" --out "$tmp/run" >"$tmp/run.log" 2>&1 &
+stop_when_booted killed-run.sh "$tmp/run/$label/qemu.pid"
+obj=$BUILD_ROOT/$label
 boot() {
-	"$TOP/scripts/boot.sh" x86_64 "$obj" "$obj/initramfs.cpio" "$tmp/$1"
+	"$TOP/scripts/boot.sh" "$label" "$obj" "$obj/initramfs.cpio" "$tmp/$1"
 }
 # PID 1 sleeps instead of running the tests: the guest hangs.
 export BOOT_TIMEOUT_OVERRIDE=20 KERNEL_CMDLINE_EXTRA="rdinit=/bin/busybox -- sleep 100000"
@@ -161,7 +163,7 @@ expect_failure panic "Kernel panic - not syncing" boot panic
 expect_no_qemu panic
 # The runner is killed while the guest runs.
 export BOOT_TIMEOUT_OVERRIDE=600 KERNEL_CMDLINE_EXTRA="rdinit=/bin/busybox -- sleep 100000"
-"$TOP/scripts/boot.sh" x86_64 "$obj" "$obj/initramfs.cpio" "$tmp/killed" >"$tmp/killed.log" 2>&1 &
+"$TOP/scripts/boot.sh" "$label" "$obj" "$obj/initramfs.cpio" "$tmp/killed" >"$tmp/killed.log" 2>&1 &
 stop_when_booted killed-runner "$tmp/killed/qemu.pid"
 
 [ "$failed" = 0 ] || die "the runner mishandled a failure (see above)"
