@@ -95,21 +95,33 @@ static bool kst_past_entry(const struct kprobe *kp)
 	return !(kp->flags & KPROBE_FLAG_ON_FUNC_ENTRY);
 }
 
+/*
+ * Longer than its entry: on ppc64le a global adds the two instructions
+ * of the global entry point, and the load and store come after the
+ * ftrace call.
+ */
+static long kst_kretprobe_offset_calls;
+
+static noinline long kst_kretprobe_offset_target(long value)
+{
+	return value * 7 + kst_kretprobe_offset_calls++;
+}
+
 int case_err_kretprobe_offset(void)
 {
-	int offset = kst_find_offset("kst_offset_target", kst_offset_target,
-				     kst_past_entry);
+	int offset = kst_find_offset("kst_kretprobe_offset_target",
+				     kst_kretprobe_offset_target, kst_past_entry);
 	int ret;
 
 	if (offset < 0)
-		return kst_fail("no instruction past kst_offset_target's entry: %d",
+		return kst_fail("no instruction past kst_kretprobe_offset_target's entry: %d",
 				offset);
-	kst_init_kprobe(&kst_kretprobe.kp, "kst_offset_target", offset);
+	kst_init_kprobe(&kst_kretprobe.kp, "kst_kretprobe_offset_target", offset);
 	ret = register_kretprobe(&kst_kretprobe);
 	if (!ret)
 		unregister_kretprobe(&kst_kretprobe);
 	if (ret != -EINVAL)
-		return kst_fail("kretprobe at kst_offset_target+%d: %d, expected %d",
+		return kst_fail("kretprobe at kst_kretprobe_offset_target+%d: %d, expected %d",
 				offset, ret, -EINVAL);
 	return 0;
 }
