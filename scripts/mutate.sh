@@ -124,6 +124,26 @@ judge() {
 	fi
 }
 
+# A run with the same inputs as one that passed gives the same verdicts:
+# the tree (the series' tip holds the kernel, the selftests and the
+# samples), the mutants, the scripts and configs, the compiler and QEMU.
+verdicts_key=$({
+	echo "$tip $arch $*"
+	cat "$list" "$equivalents" 2>/dev/null || :
+	find "$TOP/scripts" "$TOP/configs" -type f ! -path '*/__pycache__/*' -print0 |
+		LC_ALL=C sort -z | xargs -0 cat
+	"${CROSS_COMPILE}gcc" --version | head -n 1
+	dpkg-query -W -f='${source:Version}\n' "$QEMU_PACKAGE" 2>/dev/null || :
+} | sha256sum | cut -c1-16)
+verdicts=$CACHE_DIR/mutants/$KERNEL-$arch-$verdicts_key
+if [ -z "$check_only" ] && [ -f "$verdicts" ]; then
+	say "   the inputs of a run that passed, unchanged: its verdicts ($verdicts)"
+	cat "$verdicts"
+	exit 0
+fi
+: >"$out/verdicts.txt"
+report() { say "$*" | tee -a "$out/verdicts.txt"; }
+
 # A kill means something only if the kernel without a mutant passes.
 if [ -z "$check_only" ]; then
 	restore
@@ -135,7 +155,7 @@ if [ -z "$check_only" ]; then
 	judge "$out/baseline.log" "$out/baseline"
 	[ "$verdict" = survived ] ||
 		die "the suite fails on the kernel without a mutant: $detail (log: $out/baseline.log)"
-	say "baseline  the suite passes without a mutant"
+	report "baseline  the suite passes without a mutant"
 fi
 
 status=0 killed=0 named=0 total=0 equivalent=()
@@ -186,17 +206,21 @@ while IFS=$'\t' read -r name path old new config; do
 		fi
 	fi
 	case $verdict in
-	survived) say "survived  $name"; status=1 ;;
-	killed) say "killed    $name: $detail"; killed=$((killed + 1)) named=$((named + 1)) ;;
-	crashed) say "crashed   $name: $detail"; killed=$((killed + 1)) ;;
+	survived) report "survived  $name"; status=1 ;;
+	killed) report "killed    $name: $detail"; killed=$((killed + 1)) named=$((named + 1)) ;;
+	crashed) report "crashed   $name: $detail"; killed=$((killed + 1)) ;;
 	esac
 done <"$list"
 restore
 [ -z "$check_only" ] || { say "$total mutants checked"; exit $status; }
-say "$killed of $total mutants killed ($KERNEL, $arch), $named of them by a named case; logs in $out"
+report "$killed of $total mutants killed ($KERNEL, $arch), $named of them by a named case; logs in $out"
 if [ ${#equivalent[@]} -gt 0 ]; then
-	say "${#equivalent[@]} equivalent, not run ($equivalents):"
-	printf '  %s\n' "${equivalent[@]}"
+	report "${#equivalent[@]} equivalent, not run ($equivalents):"
+	printf '  %s\n' "${equivalent[@]}" | tee -a "$out/verdicts.txt"
+fi
+if [ "$status" = 0 ]; then
+	mkdir -p "$CACHE_DIR/mutants"
+	cp "$out/verdicts.txt" "$verdicts"
 fi
 # The next run rebuilds what the mutants touched.
 exit $status
