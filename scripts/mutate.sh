@@ -5,17 +5,19 @@
 # kernel (never to the series), rebuilds incrementally, boots, runs the
 # suite and says whether a case went red. Restores the tree after each.
 #
-# The mutants are data, in mutants/<kernel>.mutants, one per line:
-#   name<TAB>path in the kernel tree<TAB>text of one line<TAB>its replacement
+# The mutants are data, in mutants/kprobes.mutants, one per line:
+#   name<TAB>kernels (comma-separated, or "all")<TAB>path in the kernel
+#   tree<TAB>text of one line<TAB>its replacement
 #   [<TAB>CONFIG_X or !CONFIG_X: only where the kernel's .config has it so]
 # The text must occur on exactly one line of the file; \t in it is a tab.
 # A mutant of a file the architecture's kernel does not build (another
 # architecture's code, rethook.c where kretprobes do without it) is not
 # run there (a test module's object is in the source tree).
 #
-# mutants/<kernel>.equivalent lists the mutants no test can observe, one
-# per line: name<TAB>architectures (comma-separated, or "all")<TAB>why.
-# They are not run there unless named, and not counted in the score.
+# mutants/kprobes.equivalent lists the mutants no test can observe, one
+# per line: name<TAB>kernels<TAB>architectures (comma-separated, or
+# "all")<TAB>why. They are not run there unless named, and not counted
+# in the score.
 #
 # Usage: KERNEL=7.3 scripts/mutate.sh [--arch ARCH[-VARIANT]] [--out DIR] [--check] [NAME...]
 #   (default: x86_64, out/mutants/<kernel>-<arch>, every mutant)
@@ -40,15 +42,25 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-list=$TOP/mutants/$KERNEL.mutants
-[ -f "$list" ] || die "no mutants for kernel $KERNEL: $list"
-equivalents=$TOP/mutants/$KERNEL.equivalent
 out=$(realpath -m "${out:-$TOP/out/mutants/$KERNEL-$arch}")
 mkdir -p "$out"
+# This kernel's lines of $1, without the kernels field, into $2.
+for_kernel() {
+	awk -F '\t' -v OFS='\t' -v kernel="$KERNEL" '
+		/^#/ || NF < 2 { next }
+		$2 == "all" || index("," $2 ",", "," kernel ",") { $2 = ""; sub(/\t\t/, "\t"); print }
+	' "$1" >"$2"
+}
+list=$out/mutants.tsv
+equivalents=$out/equivalent.tsv
+for_kernel "$TOP/mutants/kprobes.mutants" "$list"
+for_kernel "$TOP/mutants/kprobes.equivalent" "$equivalents"
+[ -s "$list" ] || die "no mutants for kernel $KERNEL in mutants/kprobes.mutants"
 (load_label "$arch") || exit 2
 load_arch "${arch%%-*}"
 for name in "$@"; do
-	cut -f1 "$list" | grep -x -- "$name" >/dev/null || die "no mutant '$name' in $list"
+	cut -f1 "$list" | grep -x -- "$name" >/dev/null ||
+		die "no mutant '$name' for $KERNEL in mutants/kprobes.mutants"
 done
 # Why mutant $1 cannot be observed on $arch; nothing if it can.
 equivalent_why() {
@@ -215,7 +227,7 @@ restore
 [ -z "$check_only" ] || { say "$total mutants checked"; exit $status; }
 report "$killed of $total mutants killed ($KERNEL, $arch), $named of them by a named case; logs in $out"
 if [ ${#equivalent[@]} -gt 0 ]; then
-	report "${#equivalent[@]} equivalent, not run ($equivalents):"
+	report "${#equivalent[@]} equivalent, not run (mutants/kprobes.equivalent):"
 	printf '  %s\n' "${equivalent[@]}" | tee -a "$out/verdicts.txt"
 fi
 if [ "$status" = 0 ]; then
