@@ -146,7 +146,7 @@ verdicts_key=$({
 		LC_ALL=C sort -z | xargs -0 cat
 	"${CROSS_COMPILE}gcc" --version | head -n 1
 	dpkg-query -W -f='${source:Version}\n' "$QEMU_PACKAGE" 2>/dev/null || :
-} | sha256sum | cut -c1-16)
+} | digest)
 verdicts=$CACHE_DIR/mutants/$KERNEL-$arch-$verdicts_key
 if [ -z "$check_only" ] && [ -f "$verdicts" ]; then
 	say "   the inputs of a run that passed, unchanged: its verdicts ($verdicts)"
