@@ -19,18 +19,27 @@ set -euo pipefail
 
 # Runs gate $1 (the command after it), keeps going when it fails, and
 # records how long it took: the table at the end says where CI's time goes.
+# Each gate's output is kept in $out/gates/N.log; the end of a failed
+# gate's is shown again last, where a CI log cut to its tail still has it.
 status=0
 timings=()
+failures=()
 gate() {
-	local name=$1 start=$SECONDS verdict=ok
+	local name=$1 start=$SECONDS verdict=ok log
 
 	shift
-	say "== $name"
-	"$@" || { verdict=FAILED; status=1; }
+	log=$out/gates/$((${#timings[@]} + 1)).log
+	if ! { say "== $name" && "$@"; } 2>&1 | tee "$log"; then
+		verdict=FAILED
+		status=1
+		failures+=("$log")
+	fi
 	timings+=("$(printf '%6d s  %-6s  %s' $((SECONDS - start)) "$verdict" "$name")")
 }
 
 out=${OUT:-$TOP/out}
+rm -rf "$out/gates"
+mkdir -p "$out/gates"
 upstream=$DEFAULT_KERNEL
 # What runs on which label: TEST_LABELS and the rest in scripts/kernel/.
 load_kernel "$upstream"
@@ -92,6 +101,10 @@ gate "the runner fails loudly and leaves no QEMU behind" "$TOP/scripts/check-run
 mapfile -t summaries < <(find "$out" -mindepth 3 -maxdepth 3 -name summary.json \
 	-not -path "$out/mutants/*" | sort)
 "$TOP/scripts/results.py" summary "${summaries[@]}" || true
+for log in "${failures[@]}"; do
+	say "== FAILED: $(sed -n '1s/^== //p' "$log") (the end of $log)"
+	tail -n 25 "$log"
+done
 say "== time per gate"
 printf '%s\n' "${timings[@]}"
 say "total: $((SECONDS / 60)) min $((SECONDS % 60)) s"
