@@ -4,8 +4,9 @@
 # unknown ARCH or kernel, a missing package when not root, a full disk, a guest that
 # hangs and a kernel that panics each give a clear error and a non-zero
 # exit, a guest that dies in a case is reported with the fix the case
-# names, and no QEMU is left running, even when the runner is killed; a
-# hung guest's registers are kept.
+# names, a result line the console cut takes its verdict from the pass's
+# saved output, and no QEMU is left running, even when the runner is
+# killed; a hung guest's registers are kept.
 # Uses the x86_64 build of scripts/run.sh (which run.sh here builds if
 # needed, so that a later run.sh finds it its own and builds nothing);
 # the hung guest's registers are read as x86's (RIP).
@@ -111,6 +112,29 @@ printf '%s\n' "kprobes-ci: tests begin" \
 expect_failure died-with-report \
 	'any (in the kernel)  (no result: the guest died or hung during it; the console says "Break instruction": this kernel may lack "MIPS: A fix")' \
 	judge report
+
+say "   a console that cuts the tests' lines"
+# The console printed a kernel record in the middle of a result line, as
+# ppc64le's does; the pass's output, which the guest prints again once
+# the pass has ended, gives the case its name and verdict.
+mkdir -p "$tmp/cut"
+ktap=("# selftests: kprobes: test_kprobes" "# 1..1")
+printf '%s\n' "kprobes-ci: tests begin" "kprobes-ci: pass 1" "${ktap[@]}" \
+	'# ok 1 api.extab[   68.338530] kle_delay_slot.run # SKIP no delay slots' \
+	"kprobes-ci: output of pass 1" "${ktap[@]}" \
+	'# ok 1 api.extable_delay_slot.run # SKIP no delay slots' \
+	"kprobes-ci: output end" "kprobes-ci: tests end" "kprobes-ci: done" \
+	"kprobes-ci-host: qemu-exit 0" >"$tmp/cut.console"
+judge cut >"$tmp/cut.log" || :
+cases=$(python3 -c 'import json, sys
+print(" ".join(c["name"] + ":" + c["status"] for c in json.load(open(sys.argv[1]))["cases"]))' \
+	"$tmp/cut/summary.json")
+if [ "$cases" = "api.extable_delay_slot.run:skip" ]; then
+	say "ok    cut-line: the saved output names the case: $cases"
+else
+	say "FAIL  cut-line: expected api.extable_delay_slot.run:skip, got: $cases"
+	failed=1
+fi
 
 say "   guests that go wrong ($label)"
 # stop_when_booted NAME PIDFILE: once the runner started last in the

@@ -18,6 +18,12 @@ TAINT_TEST, which running KUnit sets.
 
 The kernel's own KUnit suites run at boot and print KTAP on the console;
 their cases are reported as "kunit.<suite>.<case>", like ours.
+
+The console prints kernel messages in the middle of the tests' lines.
+scripts/guest/init prints each pass's saved output again once the pass
+has ended ("kprobes-ci: output of pass N" ... "kprobes-ci: output end"):
+the pass's results are that copy's, and the console's as they came only
+if the guest died before the copy's end.
 """
 import json
 import os
@@ -117,6 +123,9 @@ class Run:
         self.kunit = None       # KUnit's suites by depth, once its KTAP began
         self.kunit_plans = {}   # depth -> [suite, planned, results so far]
         self.kunit_disabled = False     # kunit.enable=0 (scripts/mutate.sh)
+        self.pass_at = (0, 0)   # where this pass's tap lines and cases begin
+        self.live = None        # the pass as the console showed it, while
+                                # the guest prints its saved output again
         self.start = time.monotonic()
 
     def feed(self, raw):
@@ -167,6 +176,17 @@ class Run:
             self.in_tests = False
         elif word == "pass":
             self.suffix = "" if rest.strip() == "1" else f" [pass {rest.strip()}]"
+            self.pass_at = (len(self.tap), len(self.cases))
+        elif word == "output" and rest.startswith("of pass"):
+            # scripts/guest/init: the pass's output, saved and printed
+            # again once it ended; the results come from this copy.
+            tap_at, cases_at = self.pass_at
+            self.live = (self.tap[tap_at:], self.cases[cases_at:])
+            del self.tap[tap_at:], self.cases[cases_at:]
+            self.program = self.announced = self.running = None
+            self.plans, self.notes = {}, []
+        elif text == "output end" and self.live:
+            self.replayed()
         elif word == "soak":
             self.suffix = ""
         elif word in ("kernel", "tainted", "modules"):
@@ -307,9 +327,28 @@ class Run:
         case = {"arch": self.arch, "name": name, "status": status,
                 "reason": reason}
         self.cases.append(case)
-        label = {"pass": "PASS", "fail": "FAIL", "skip": "SKIP"}[status]
-        extra = f"  ({reason})" if reason else ""
-        print(f"  {self.arch:12} {label}  {name}{extra}", flush=True)
+        if self.live is None:
+            self.report(case)
+
+    def report(self, case, note=""):
+        label = {"pass": "PASS", "fail": "FAIL", "skip": "SKIP"}[case["status"]]
+        extra = f"  ({case['reason']})" if case["reason"] else ""
+        print(f"  {self.arch:12} {label}  {case['name']}{extra}{note}", flush=True)
+
+    def replayed(self):
+        """Says where the pass's saved output differs from what the console
+        showed as it ran: a line the kernel's messages cut."""
+        cases = self.cases[self.pass_at[1]:]
+        shown = {(c["name"], c["status"]) for c in self.live[1]}
+        names = {c["name"] for c in cases}
+        for case in cases:
+            if (case["name"], case["status"]) not in shown:
+                self.report(case, "  (from the saved output: a kernel message cut its line)")
+        for case in self.live[1]:
+            if case["name"] not in names:
+                print(f"  {self.arch:12}       {case['name']}: not a case, a line a kernel "
+                      "message cut", flush=True)
+        self.live = None
 
     def problems(self):
         found = []
@@ -348,6 +387,12 @@ class Run:
     def finish(self):
         """Names the case during which the guest died, if it did, and the
         fixes that case is known to need."""
+        if self.live:
+            # The guest died printing the saved output, after the pass: the
+            # console's results stand, and no case was running.
+            tap_at, cases_at = self.pass_at
+            self.tap[tap_at:], self.cases[cases_at:] = self.live
+            self.live, self.running, self.needs = None, None, {}
         if "done" in self.marks or not (self.running or self.needs):
             return
         name, reason = self.running, "no result: the guest died or hung during it"
