@@ -57,7 +57,11 @@ int step_blacklisted_module_function(const char *arg)
 	return 0;
 }
 
-/* A blacklisted core-kernel function, named by user space. */
+/*
+ * A blacklisted core-kernel function, named by user space. Registered
+ * disabled: a kernel that wrongly accepts the probe must fail the case,
+ * not die at its first hit (a kprobe on arm's do_undefinstr() recurses).
+ */
 int step_blacklisted_symbol(const char *symbol)
 {
 	struct kprobe kp = { .pre_handler = kst_pre_handler };
@@ -68,6 +72,8 @@ int step_blacklisted_symbol(const char *symbol)
 		return -EINVAL;
 	kst_init_kprobe(&kp, symbol, 0);
 	kst_init_kprobe(&rp.kp, symbol, 0);
+	kp.flags = KPROBE_FLAG_DISABLED;
+	rp.kp.flags = KPROBE_FLAG_DISABLED;
 	k_ret = register_kprobe(&kp);
 	if (!k_ret)
 		unregister_kprobe(&kp);
