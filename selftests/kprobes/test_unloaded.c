@@ -6,6 +6,7 @@
  * function of test_modules/kprobes_selftest_target.ko; this program
  * unloads that module and checks that the probe shows as [GONE] in
  * kprobes/list, cannot be enabled, never fires and unregisters cleanly.
+ * A probe on the module's init function is gone once the module is live.
  */
 #include <stdlib.h>
 
@@ -99,6 +100,24 @@ TEST_F(kprobes, aggregate_on_unloaded_module)
 	ASSERT_EQ(2, gone) TH_LOG("lines of %s with [GONE] after the unload", addr);
 
 	run_case(_metadata, "enable_gone");
+}
+
+/*
+ * A probe on a module's __init function, registered as the module comes
+ * (a module notifier of the test module's): it fires as the function
+ * runs, and once the module is live, its init text freed, it is [GONE]
+ * and refuses enable_kprobe(). Left armed, it would be a breakpoint in
+ * freed memory.
+ */
+TEST_F(kprobes, probe_on_module_init)
+{
+	int ret;
+
+	run_case(_metadata, "hold_kprobe_init");
+	ret = load_test_module(TARGET_MODULE, "");
+	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TARGET_MODULE, strerror(-ret));
+	run_case(_metadata, "check_kprobe_init");
+	run_case(_metadata, "release");
 }
 
 #define TARGET_KPROBES_TEXT	"/sys/module/" TARGET_MODULE "/sections/.kprobes.text"

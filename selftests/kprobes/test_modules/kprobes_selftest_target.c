@@ -6,7 +6,8 @@
  * unload this module: the probe must show as [GONE] in
  * /sys/kernel/debug/kprobes/list, never fire, refuse enable_kprobe() and
  * unregister cleanly. kst_gone_opt_target() is long enough after its entry
- * for the jump of an optimized kprobe.
+ * for the jump of an optimized kprobe. A probe on kst_target_init(), which
+ * is freed once the module is live, must be [GONE] from then on.
  */
 #include <linux/init.h>
 #include <linux/kprobes.h>
@@ -63,13 +64,14 @@ static int (*kst_gone_kprobes_text_ptr)(int value) = kst_gone_kprobes_text;
 static int (*kst_gone_kprobes_text2_ptr)(int value) = kst_gone_kprobes_text2;
 static int (*kst_gone_nokprobe_ptr)(int value) = kst_gone_nokprobe;
 
-static int __init kst_gone_init(void)
+/* A probe on it, registered as the module comes, is gone once it is live. */
+static int __init kst_target_init(void)
 {
 	return kst_gone_ptr(-1) + kst_gone_opt_ptr(0) - 7 +
 	       kst_gone_kprobes_text_ptr(-2) + kst_gone_kprobes_text2_ptr(-4) +
 	       kst_gone_nokprobe_ptr(-4);
 }
-module_init(kst_gone_init);
+module_init(kst_target_init);
 
 static void __exit kst_gone_exit(void)
 {

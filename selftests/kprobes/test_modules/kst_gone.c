@@ -6,12 +6,16 @@
  * fires and refuses enable_kprobe().
  * A second probe on the address makes them an aggregate probe. "gone"
  * reads where each is, a line each, as kst_hold.c's "held" does.
+ * A probe on the module's init function, registered as the module comes,
+ * fires in it and is [GONE] once the module is live.
  */
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/notifier.h>
 #include <linux/seq_file.h>
 
 #include "kprobes_selftest.h"
@@ -95,6 +99,93 @@ int step_enable_gone(const char *arg)
 	return 0;
 }
 
+static atomic_t kst_init_hits;
+static int kst_init_ret;
+static bool kst_init_registered, kst_init_gone_when_live, kst_init_watching;
+
+static int kst_init_pre_handler(struct kprobe *kp, struct pt_regs *regs)
+{
+	atomic_inc(&kst_init_hits);
+	return 0;
+}
+
+static struct kprobe kst_init_probe = {
+	.symbol_name = "kprobes_selftest_target:kst_target_init",
+	.pre_handler = kst_init_pre_handler,
+};
+
+/*
+ * As the target module comes, before its init function runs, the only
+ * time a probe there is accepted; and as it goes live, after kprobes'
+ * own notifier, which must have killed the probe then. If it did not,
+ * the probe goes while the init text is still there: unregistered later,
+ * it would be disarmed in freed memory.
+ */
+static int kst_init_notify(struct notifier_block *nb, unsigned long state, void *data)
+{
+	struct module *mod = data;
+
+	if (strcmp(mod->name, "kprobes_selftest_target"))
+		return NOTIFY_DONE;
+	if (state == MODULE_STATE_COMING && !kst_init_registered) {
+		kst_init_ret = register_kprobe(&kst_init_probe);
+		kst_init_registered = !kst_init_ret;
+	} else if (state == MODULE_STATE_LIVE && kst_init_registered) {
+		kst_init_gone_when_live = kprobe_gone(&kst_init_probe);
+		if (!kst_init_gone_when_live) {
+			unregister_kprobe(&kst_init_probe);
+			kst_init_registered = false;
+		}
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block kst_init_nb = {
+	.notifier_call = kst_init_notify,
+	.priority = -1,		/* after kprobes' */
+};
+
+int step_hold_kprobe_init(const char *arg)
+{
+	int ret;
+
+	if (kst_init_watching)
+		return kst_fail("already held");
+	atomic_set(&kst_init_hits, 0);
+	kst_init_probe.addr = NULL;
+	kst_init_probe.flags = 0;
+	kst_init_ret = -ENODATA;
+	kst_init_gone_when_live = false;
+	ret = register_module_notifier(&kst_init_nb);
+	if (ret)
+		return kst_fail("register_module_notifier() returned %d", ret);
+	kst_init_watching = true;
+	return 0;
+}
+
+/* Once user space loaded the module: the probe fired once, and is gone. */
+int step_check_kprobe_init(const char *arg)
+{
+	int ret;
+
+	if (!kst_init_watching)
+		return kst_fail("hold_kprobe_init first");
+	if (kst_init_ret == -ENODATA)
+		return kst_fail("kprobes_selftest_target did not come");
+	if (kst_init_ret)
+		return kst_fail("register_kprobe(kst_target_init) as the module came: %d",
+				kst_init_ret);
+	if (atomic_read(&kst_init_hits) != 1)
+		return kst_fail("%d hits in kst_target_init(), expected 1",
+				atomic_read(&kst_init_hits));
+	if (!kst_init_gone_when_live)
+		return kst_fail("the probe on kst_target_init() is not gone: the module is live");
+	ret = enable_kprobe(&kst_init_probe);
+	if (ret != -EINVAL)
+		return kst_fail("enable_kprobe() on the gone probe: %d, expected %d", ret, -EINVAL);
+	return 0;
+}
+
 static int kst_gone_show(struct seq_file *m, void *v)
 {
 	int i;
@@ -123,4 +214,10 @@ void kst_gone_release(void)
 			unregister_kprobe(&kst_gone[i]);
 		kst_gone_registered[i] = false;
 	}
+	if (kst_init_watching)
+		unregister_module_notifier(&kst_init_nb);
+	kst_init_watching = false;
+	if (kst_init_registered)
+		unregister_kprobe(&kst_init_probe);
+	kst_init_registered = false;
 }

@@ -34,6 +34,8 @@ KST_STEP(hold_kprobe_gone);
 KST_STEP(hold_second_kprobe_gone);
 KST_STEP(hold_kprobe_gone_off_entry);
 KST_STEP(enable_gone);
+KST_STEP(hold_kprobe_init);
+KST_STEP(check_kprobe_init);
 
 /* kst_optprobe.c: optimized probes, on a module and in kernel text. */
 KST_PART(optprobe);
