@@ -99,19 +99,13 @@ int step_enable_gone(const char *arg)
 	return 0;
 }
 
-static atomic_t kst_init_hits;
 static int kst_init_ret;
-static bool kst_init_registered, kst_init_in_init, kst_init_gone_when_live, kst_init_watching;
-
-static int kst_init_pre_handler(struct kprobe *kp, struct pt_regs *regs)
-{
-	atomic_inc(&kst_init_hits);
-	return 0;
-}
+static bool kst_init_came, kst_init_registered, kst_init_in_init;
+static bool kst_init_gone_when_live, kst_init_watching;
 
 static struct kprobe kst_init_probe = {
 	.symbol_name = "kprobes_selftest_target:kst_target_init",
-	.pre_handler = kst_init_pre_handler,
+	.pre_handler = kst_pre_handler,
 };
 
 /*
@@ -127,7 +121,8 @@ static int kst_init_notify(struct notifier_block *nb, unsigned long state, void 
 
 	if (strcmp(mod->name, "kprobes_selftest_target"))
 		return NOTIFY_DONE;
-	if (state == MODULE_STATE_COMING && !kst_init_registered) {
+	if (state == MODULE_STATE_COMING && !kst_init_came) {
+		kst_init_came = true;
 		kst_init_ret = register_kprobe(&kst_init_probe);
 		kst_init_registered = !kst_init_ret;
 		kst_init_in_init = kst_init_registered &&
@@ -153,10 +148,10 @@ int step_hold_kprobe_init(const char *arg)
 
 	if (kst_init_watching)
 		return kst_fail("already held");
-	atomic_set(&kst_init_hits, 0);
+	kst_reset_counts();
 	kst_init_probe.addr = NULL;
 	kst_init_probe.flags = 0;
-	kst_init_ret = -ENODATA;
+	kst_init_came = false;
 	kst_init_in_init = false;
 	kst_init_gone_when_live = false;
 	ret = register_module_notifier(&kst_init_nb);
@@ -173,14 +168,14 @@ int step_check_kprobe_init(const char *arg)
 
 	if (!kst_init_watching)
 		return kst_fail("hold_kprobe_init first");
-	if (kst_init_ret == -ENODATA)
+	if (!kst_init_came)
 		return kst_fail("kprobes_selftest_target did not come");
 	if (kst_init_ret)
 		return kst_fail("register_kprobe(kst_target_init) as the module came: %d",
 				kst_init_ret);
-	if (atomic_read(&kst_init_hits) != 1)
+	if (atomic_read(&pre_hits) != 1)
 		return kst_fail("%d hits in kst_target_init(), expected 1",
-				atomic_read(&kst_init_hits));
+				atomic_read(&pre_hits));
 	/* powerpc's module_init_section() keeps .init sections with the core. */
 	if (!kst_init_in_init)
 		return kst_skip("kst_target_init() is not in init text: %s",
