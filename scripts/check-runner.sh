@@ -113,6 +113,17 @@ expect_failure died-with-report \
 	'any (in the kernel)  (no result: the guest died or hung during it; the console says "Break instruction": this kernel may lack "MIPS: A fix")' \
 	judge report
 
+# Between two cases, as a torture's threads hit their probes: the verdict
+# names the program the guest died in.
+mkdir -p "$tmp/between"
+printf '%s\n' "kprobes-ci: tests begin" \
+	'# # a kernel that dies with "Break instruction" may lack "MIPS: A fix" (mips64el)' \
+	"# selftests: kprobes: test_torture" "[    1.100000] Break instruction in kernel code[#1]:" \
+	"[    1.200000] Kernel panic - not syncing" "kprobes-ci-host: qemu-exit 0" >"$tmp/between.console"
+expect_failure died-between-cases \
+	'kprobes: test_torture  (no result: the guest died or hung during it; the console says "Break instruction": this kernel may lack "MIPS: A fix")' \
+	judge between
+
 say "   a console that cuts the tests' lines"
 # The console printed a kernel record in the middle of a result line, as
 # ppc64le's does; the pass's output, which the guest prints again once

@@ -392,16 +392,19 @@ class Run:
             # console's results stand, and no case was running.
             tap_at, cases_at = self.pass_at
             self.tap[tap_at:], self.cases[cases_at:] = self.live
-            self.live, self.running, self.needs = None, None, {}
-        if "done" in self.marks or not (self.running or self.needs):
+            self.live, self.running, self.program, self.needs = None, None, None, {}
+        # Between cases, the program the guest died in (a torture's threads
+        # hit a probe whatever case runs).
+        name = self.running or (self.program or {}).get("name")
+        if "done" in self.marks or not (name or self.needs):
             return
-        name, reason = self.running, "no result: the guest died or hung during it"
+        reason = "no result: the guest died or hung during it"
         if self.needs:
             name, fixes = list(self.needs.items())[-1]
             if self.running:
                 reason += f" (in the kernel: {self.running.split()[0]})"
             reason += "; this kernel may lack " + " or ".join(f'"{fix}"' for fix in fixes)
-        elif self.running:
+        else:
             # The kernel's report, not a line of the tests' that names it.
             said = next((report for report in self.deaths for line in self.lines
                          if report in line and KERNEL_LINE_RE.match(line)), None)
