@@ -48,8 +48,12 @@ wanted() {
 configure() {
 	local stamp_file=$obj/.kprobes-config-inputs stamp tmp line
 
+	# The tree's part is what Kconfig reads, not its commit: a bisect step
+	# or a fix reverted by check-fixes.sh does not configure again.
 	stamp=$( (cat "${fragments[@]}"; echo "$KERNEL_ARCH";
-		  git -C "$src" rev-parse HEAD 2>/dev/null || date +%s%N) | sha256sum)
+		  git -C "$src" ls-tree -r HEAD 2>/dev/null |
+			grep -e Kconfig -e 'configs/' -e 'scripts/kconfig/' ||
+			date +%s%N) | sha256sum)
 	if [ -f "$obj/.config" ] && [ "$(cat "$stamp_file" 2>/dev/null)" = "$stamp" ]; then
 		return
 	fi

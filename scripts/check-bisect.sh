@@ -64,21 +64,28 @@ step_kind() {
 # kernel_files; the warnings of what make rebuilds on the way
 # (asm-offsets, arm64's vDSO, ...) are not the file's.
 w1_warnings() {
-	local obj=$1 file
+	local obj=$1 file targets=()
 
 	for file in "${kernel_files[@]}"; do
 		# Not compiled for this configuration (Thumb-2 code on x86_64).
-		if [ ! -f "$obj/${file%.c}.o" ]; then
-			echo -
-			continue
-		fi
+		[ -f "$obj/${file%.c}.o" ] || continue
 		# Compiled for sure: W=1 also runs kernel-doc on the file.
 		rm -f "$obj/${file%.c}.o"
-		make -C "$src" O="$obj" ARCH="$KERNEL_ARCH" CROSS_COMPILE="$CROSS_COMPILE" \
-			W=1 C=1 CHECK="$sparse" "${file%.c}.o" >"$obj/w1.log" 2>&1 || true
+		targets+=("${file%.c}.o")
+	done
+	# One make for all: each make spends seconds on its prepare stage.
+	if [ ${#targets[@]} -gt 0 ]; then
+		make -k -C "$src" O="$obj" ARCH="$KERNEL_ARCH" CROSS_COMPILE="$CROSS_COMPILE" \
+			W=1 C=1 CHECK="$sparse" "${targets[@]}" >"$obj/w1.log" 2>&1 || true
 		! grep -q "not available or not up to date" "$obj/w1.log" ||
-			die "sparse cannot check $file: $(grep -m1 "not available" "$obj/w1.log")"
-		grep -cE "$file:[0-9]+(:[0-9]+)?: warning:" "$obj/w1.log" || true
+			die "sparse cannot check: $(grep -m1 "not available" "$obj/w1.log")"
+	fi
+	for file in "${kernel_files[@]}"; do
+		if [[ " ${targets[*]} " == *" ${file%.c}.o "* ]]; then
+			grep -cE "$file:[0-9]+(:[0-9]+)?: warning:" "$obj/w1.log" || true
+		else
+			echo -
+		fi
 	done
 }
 
@@ -134,11 +141,13 @@ for arch in "${arches[@]}"; do
 		baseline_built=1
 		git -C "$src" checkout -q --detach "$PRISTINE_TAG"
 		say "   $arch: building the base"
+		started=$SECONDS
 		build_begin "$obj"
 		run_logged "$log" "$TOP/scripts/build.sh" "$arch" "$src" "$obj"
 		build_end "$obj"
 		baseline=" $(w1_warnings "$obj" | tr '\n' ' ')"
 		echo "$base_key$baseline" >>"$verified"
+		say "   $arch: the base built in $((SECONDS - started)) s (W=1, sparse:$baseline)"
 	fi
 	built_parent=${baseline_built:-}
 	step=0
@@ -173,6 +182,7 @@ for arch in "${arches[@]}"; do
 		kernel) build=("$TOP/scripts/build.sh") ;;
 		esac
 		built_parent=1
+		started=$SECONDS
 		build_begin "$obj"
 		if ! "${build[@]}" "$arch" "$src" "$obj" >"$log" 2>&1; then
 			tail -n 15 "$log"
@@ -181,9 +191,10 @@ for arch in "${arches[@]}"; do
 			continue
 		fi
 		build_end "$obj"
+		built=$((SECONDS - started))
 		if [ ${#kernel_files[@]} = 0 ] ||
 		   git -C "$src" diff --quiet "$commit^" "$commit" -- "${kernel_files[@]}"; then
-			say "   $arch: builds at \"$subject\""
+			say "   $arch: builds at \"$subject\" ($kind, ${built} s)"
 			echo "$step_key" >>"$verified"
 			continue
 		fi
@@ -192,7 +203,7 @@ for arch in "${arches[@]}"; do
 			say "   $arch: new W=1 or sparse warnings at \"$subject\" in ${kernel_files[*]}:$baseline->$warnings"
 			status=1
 		else
-			say "   $arch: builds at \"$subject\" (${kind}; W=1, sparse:$warnings)"
+			say "   $arch: builds at \"$subject\" ($kind, ${built} s, W=1 and sparse $((SECONDS - started - built)) s:$warnings)"
 			echo "$step_key" >>"$verified"
 		fi
 	done
