@@ -42,6 +42,30 @@ compiled_here() {
 	return 1
 }
 
+# Reverts fix $1 on the tip. Where a later patch changed the same lines
+# (a backport's context), that one is reverted first too, the nearest
+# first and no more than needed; $also names them.
+revert_fix() {
+	local later=() n i
+
+	also=
+	restore
+	git -C "$src" revert --no-commit "$1" >/dev/null 2>&1 && return
+	# shellcheck disable=SC2046 # the fix's files, one word each
+	mapfile -t later < <(git -C "$src" rev-list --reverse "$1..$tip" -- \
+		$(git -C "$src" diff --name-only "$1^" "$1"))
+	for ((n = 1; n <= ${#later[@]}; n++)); do
+		restore
+		for ((i = n - 1; i >= 0; i--)); do
+			git -C "$src" revert --no-commit "${later[i]}" >/dev/null 2>&1 || continue 2
+		done
+		git -C "$src" revert --no-commit "$1" >/dev/null 2>&1 || continue
+		also=$(git -C "$src" show -s --format='"%s"' "${later[@]:0:n}" | paste -sd, | sed 's/,/, /g')
+		return
+	done
+	return 1
+}
+
 # compiled_here needs the tip's objects.
 [ -e "$obj/vmlinux" ] || run_logged "$out/tip.build.log" build_label "$label" "$src" "$obj"
 status=0
@@ -53,10 +77,8 @@ for commit in $(git -C "$src" rev-list --reverse --grep='^Fixes: ' --grep='^Cc: 
 		continue
 	fi
 	name=$(git -C "$src" log -1 --format=%f "$commit" | cut -c1-40)
-	restore
-	git -C "$src" revert --no-commit "$commit" >/dev/null ||
-		die "cannot revert \"$subject\" on the tip"
-	say "== $KERNEL $label without \"$subject\""
+	revert_fix "$commit" || die "cannot revert \"$subject\" on the tip"
+	say "== $KERNEL $label without \"$subject\"${also:+ (and without $also, which changes the same lines after it)}"
 	run_logged "$out/$name.build.log" build_label "$label" "$src" "$obj"
 	run_logged "$out/$name.build.log" "$TOP/scripts/mkinitramfs.sh" "$arch" "$src" "$obj" \
 		"$obj/initramfs.cpio"
