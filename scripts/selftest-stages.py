@@ -122,7 +122,7 @@ TAGS = {
   ('41', '                 kretprobe_stats_*, kprobe_args and kretprobe_kmalloc', 4),
   ('41b', '  test_samples_fatal', 4),
   ('21', '  test_kprobes_fatal', 4),
-  ('21', 'The cases that kill a kernel without their fix are test_kprobes_fatal\'s,', 11),
+  ('21', 'It also writes them to the kernel log, and the module logs', 11),
   ('41b', 'test_samples_fatal does the same for the sample cases that kill a', 4),
   ('41b', '', -1),
   ('38', 'Installed, but not run by default:', 2),

@@ -133,15 +133,12 @@ static inline int kst_fixes_of(const char *test)
 	return n;
 }
 
-/* Set by test_kprobes_fatal, whose cases may kill the kernel. */
-static bool kst_fixes_to_kmsg;
-
 /*
  * Before a test: prints the fixes it is known to need, so that its
- * failure names them. With kst_fixes_to_kmsg, also
- * to the kernel log, which a panic flushes to the console (with a
- * loglevel above 4): what a program prints may not get there when its
- * kernel dies. @variant is the fixture variant's name, or NULL.
+ * failure names them, and writes them to the kernel log, which a panic
+ * flushes to the console (with a loglevel above 4): what a program
+ * prints may not get there when its kernel dies. @variant is the
+ * fixture variant's name, or NULL.
  */
 static inline void kst_name_fixes(const char *fixture, const char *variant,
 				  const char *test)
@@ -157,8 +154,6 @@ static inline void kst_name_fixes(const char *fixture, const char *variant,
 			continue;
 		fprintf(stderr, "# %s needs \"%s\" (without it: %s)\n",
 			name, kst_fixes[i].subject, kst_fixes[i].without);
-		if (!kst_fixes_to_kmsg)
-			continue;
 		if (kmsg < 0)
 			kmsg = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
 		/* One write, one record. */

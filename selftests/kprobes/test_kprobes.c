@@ -69,10 +69,6 @@ TEST_F(api, run)
 
 int main(int argc, char **argv)
 {
-#ifdef KST_FATAL
-	/* A case here may kill the kernel: the kernel log keeps its fix. */
-	kst_fixes_to_kmsg = true;
-#endif
 	skip_unless_ready(TEST_MODULE, true);
 	kst_name_deaths();
 	return test_harness_run(argc, argv);

@@ -1027,9 +1027,6 @@ static char **fatal_filters(int *argc, char **argv)
 	static char *args[64];
 #ifdef KST_FATAL
 	char *filter = "-t";
-
-	/* A case here may kill the kernel: the kernel log keeps its fix. */
-	kst_fixes_to_kmsg = true;
 #else
 	char *filter = "-T";
 #endif
