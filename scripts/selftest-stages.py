@@ -84,6 +84,7 @@ RULED = {
 TAGS = {
  'Makefile': [
   ('20', 'CFLAGS += -Wall -O2 $(KHDR_INCLUDES)', 3),
+  ('36', '# test_torture after the others: its load is what most often hits a bug', 2),
   ('38', '# Run by hand, by a soak job or a benchmark run: see their headers.', 1),
   ('20', '# test_kprobes has one test per case of kst_cases.h: a new case rebuilds it.', 2),
   ('20', '$(TEST_GEN_PROGS) $(TEST_GEN_PROGS_EXTENDED): helpers.c', 1),
@@ -107,7 +108,7 @@ TAGS = {
   ('31b', ' * KST_EXTABLE_REFUSED: register_kprobe() refuses an instruction that has', 11),
   ('31b', '', -2),
   ('21', '/* The offset of the instruction after the one at @offset in @func. */', 116),
-  ('31', ' * True once the optimizer has put its jump at the address of @kp, which', 34),
+  ('31', ' * True once the optimizer has put its jump at the address of @kp, which', 45),
   ('31', '', -2),
  ],
  'README': [

@@ -9,7 +9,7 @@
  * of test_modules/kprobes_selftest.ko, the probes on
  * test_modules/kprobes_selftest_target.ko.
  *
- * Four more cases probe _bcd2bin(), in kernel text, where every
+ * Five more cases probe _bcd2bin(), in kernel text, where every
  * architecture with optprobes optimizes: powerpc does not in modules.
  *
  * The cases skip where kprobes are not optimized (no CONFIG_OPTPROBES,
@@ -119,6 +119,29 @@ static bool hold_core_optimized(struct __test_metadata *_metadata)
 	return true;
 }
 
+/* The kprobes/list line of the probe at the lowest offset in _bcd2bin(). */
+static bool find_first_core_probe(char *line, size_t size)
+{
+	FILE *list = fopen(KPROBES_LIST, "r");
+	unsigned long offset, lowest = ULONG_MAX;
+	char buf[512], *at;
+
+	if (!list)
+		return false;
+	while (fgets(buf, sizeof(buf), list)) {
+		at = strstr(buf, CORE_OPT_TARGET);
+		if (!at)
+			continue;
+		offset = strtoul(at + strlen(CORE_OPT_TARGET), NULL, 16);
+		if (offset < lowest) {
+			lowest = offset;
+			snprintf(line, size, "%s", buf);
+		}
+	}
+	fclose(list);
+	return lowest != ULONG_MAX;
+}
+
 /*
  * An optimized kprobe inside a core-kernel function: its pre_handler runs
  * once per call, the function returns what it did, and once the probe is
@@ -173,6 +196,30 @@ TEST_F(optprobe, core_kernel_reoptimized_without_post_handler)
 	ASSERT_TRUE(find_in_kprobes_list(CORE_OPT_TARGET, line, sizeof(line)))
 		TH_LOG("the probe is not in " KPROBES_LIST);
 	EXPECT_TRUE(!!strstr(line, "[OPTIMIZED]")) TH_LOG("%s", line);
+	run_case(_metadata, "unregister_core_optprobe");
+}
+
+/*
+ * x86's jump covers the instructions after the probed one: a probe on one
+ * of them puts the optimized probe back on its breakpoint, which it keeps
+ * when the optimizer is asked again for every probe (the sysctl); once
+ * that probe is gone, the jump comes back.
+ */
+TEST_F(optprobe, core_kernel_jump_not_over_probe)
+{
+	char line[512];
+
+	if (!hold_core_optimized(_metadata))
+		return;
+	run_case(_metadata, "core_optprobe_cover_next");
+	ASSERT_EQ(0, write_file(OPTIMIZATION, "0"));
+	ASSERT_EQ(0, write_file(OPTIMIZATION, "1"));
+	ASSERT_TRUE(find_first_core_probe(line, sizeof(line)))
+		TH_LOG("the probes are not in " KPROBES_LIST);
+	/* Fatal: the teardown takes the jump away before anything calls it. */
+	ASSERT_FALSE(!!strstr(line, "[OPTIMIZED]"))
+		TH_LOG("optimized over the other probe's breakpoint: %s", line);
+	run_case(_metadata, "core_optprobe_uncover");
 	run_case(_metadata, "unregister_core_optprobe");
 }
 

@@ -267,6 +267,17 @@ static inline bool kst_jump_optimized(const struct kprobe *kp)
 }
 
 /*
+ * KST_OPT_JUMP_LEN: how many bytes an optimized probe's jump takes where
+ * that is more than the probed instruction: x86's covers the instructions
+ * after it. 0 where the jump is one instruction (ARM, powerpc).
+ */
+#ifdef CONFIG_X86
+#define KST_OPT_JUMP_LEN	JMP32_INSN_SIZE
+#else
+#define KST_OPT_JUMP_LEN	0
+#endif
+
+/*
  * The optimizer runs in a worker, after a few jiffies and an RCU grace
  * period; on a busy host, an emulated guest takes more than 5 s for it.
  * The whole case must stay within the harness's 30 s per test.

@@ -184,6 +184,9 @@ static bool kst_core_opt_registered;
 /* A probe with a post_handler, added on kst_core_opt's address. */
 static struct kprobe kst_core_post;
 static bool kst_core_post_registered;
+/* A probe on an instruction under kst_core_opt's jump. */
+static struct kprobe kst_core_cover;
+static bool kst_core_cover_registered;
 /* The function's code as it was before the probe. */
 static u8 kst_core_opt_code[64];
 static int kst_core_opt_len;
@@ -195,6 +198,10 @@ static const struct {
 
 static void kst_core_opt_unregister(void)
 {
+	/* First: its breakpoint may be inside a jump that went wrong. */
+	if (kst_core_cover_registered)
+		unregister_kprobe(&kst_core_cover);
+	kst_core_cover_registered = false;
 	if (kst_core_post_registered)
 		unregister_kprobe(&kst_core_post);
 	kst_core_post_registered = false;
@@ -356,6 +363,72 @@ int step_core_optprobe_remove_post_handler(const char *arg)
 	kst_core_post_registered = false;
 	if (!kst_wait_jump_optimized(&kst_core_opt))
 		return kst_fail("_bcd2bin+%u not optimized again %d s after the post_handler went",
+				kst_core_opt.offset, KST_OPTIMIZE_WAIT_S);
+	kst_reset_counts();
+	return kst_core_opt_calls();
+}
+
+/*
+ * Registers a probe on the next instruction under the jump of the
+ * optimized probe: x86's jump is 5 bytes, and covers the instructions
+ * after the probed one (ARM's and powerpc's is the probed instruction
+ * only). The jump must go before the breakpoint goes in, or the
+ * breakpoint lands in its displacement; and each call must then run both
+ * pre_handlers. User space then asks the optimizer for every probe
+ * again, and checks that the covering one is not taken.
+ */
+int step_core_optprobe_cover_next(const char *arg)
+{
+	int offset, pre, ret = -EILSEQ, calls = ARRAY_SIZE(kst_bcd);
+
+	if (!kst_core_opt_registered)
+		return kst_fail("hold_core_optprobe first");
+	if (kst_core_cover_registered)
+		return kst_fail("already covered");
+	if (!KST_OPT_JUMP_LEN)
+		return kst_skip("an optimized probe's jump replaces one instruction here");
+	/* x86's kst_insn_len() is 1: an offset inside an instruction is refused. */
+	for (offset = kst_core_opt.offset + 1;
+	     ret == -EILSEQ && offset < kst_core_opt.offset + KST_OPT_JUMP_LEN; offset++) {
+		memset(&kst_core_cover, 0, sizeof(kst_core_cover));
+		kst_core_cover.symbol_name = "_bcd2bin";
+		kst_core_cover.offset = offset;
+		kst_core_cover.pre_handler = kst_task_pre_handler;
+		ret = register_kprobe(&kst_core_cover);
+	}
+	if (ret == -EILSEQ)
+		return kst_skip("_bcd2bin+%u: %d bytes or more, its jump covers nothing else",
+				kst_core_opt.offset, KST_OPT_JUMP_LEN);
+	if (ret)
+		return kst_fail("register_kprobe(_bcd2bin+%u) returned %d",
+				kst_core_cover.offset, ret);
+	kst_core_cover_registered = true;
+	if (kst_jump_optimized(&kst_core_opt))
+		return kst_fail("_bcd2bin+%u still jumps over the breakpoint at +%u",
+				kst_core_opt.offset, kst_core_cover.offset);
+	kst_reset_counts();
+	ret = kst_call_bcd2bin();
+	if (ret)
+		return ret;
+	pre = atomic_read(&pre_hits);
+	if (pre != 2 * calls)
+		return kst_fail("%d calls of _bcd2bin: the pre_handlers ran %d times, expected %d",
+				calls, pre, 2 * calls);
+	return 0;
+}
+
+/*
+ * Unregisters the covering probe: the optimized probe, alone under its
+ * jump again, must be optimized again, and each call go through it.
+ */
+int step_core_optprobe_uncover(const char *arg)
+{
+	if (!kst_core_cover_registered)
+		return kst_fail("core_optprobe_cover_next first");
+	unregister_kprobe(&kst_core_cover);
+	kst_core_cover_registered = false;
+	if (!kst_wait_jump_optimized(&kst_core_opt))
+		return kst_fail("_bcd2bin+%u not optimized again %d s after the other probe went",
 				kst_core_opt.offset, KST_OPTIMIZE_WAIT_S);
 	kst_reset_counts();
 	return kst_core_opt_calls();

@@ -47,6 +47,8 @@ KST_STEP(optprobe_reregister);
 KST_STEP(hold_core_optprobe);
 KST_STEP(core_optprobe_add_post_handler);
 KST_STEP(core_optprobe_remove_post_handler);
+KST_STEP(core_optprobe_cover_next);
+KST_STEP(core_optprobe_uncover);
 KST_STEP(unregister_core_optprobe);
 
 #undef KST_STEP
