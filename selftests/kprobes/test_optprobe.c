@@ -203,7 +203,7 @@ TEST_F(optprobe, core_kernel_reoptimized_without_post_handler)
  * x86's jump covers the instructions after the probed one: a probe on one
  * of them puts the optimized probe back on its breakpoint, which it keeps
  * when the optimizer is asked again for every probe (the sysctl); once
- * that probe is gone, the jump comes back.
+ * that probe is gone, each call runs the first one's pre_handler alone.
  */
 TEST_F(optprobe, core_kernel_jump_not_over_probe)
 {
