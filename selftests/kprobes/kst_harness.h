@@ -52,15 +52,19 @@ static inline void run_command(struct __test_metadata *_metadata, const char *co
 	snprintf(verdict, size, "%s", result + name_len + 1);
 }
 
-/* Runs a case or step that must pass; a skip skips the test. */
-static inline void run_case(struct __test_metadata *_metadata, const char *command)
+/*
+ * Runs a case or step that must pass. A skip skips the test, and returns
+ * false: a test with more to do after the step returns then.
+ */
+static inline bool run_case(struct __test_metadata *_metadata, const char *command)
 {
 	char verdict[512];
 
 	run_command(_metadata, command, verdict, sizeof(verdict));
 	if (!strncmp(verdict, "skip: ", 6))
-		SKIP(return, "%s", verdict + 6);
+		SKIP(return false, "%s", verdict + 6);
 	ASSERT_STREQ("pass", verdict) TH_LOG("%s: %s", command, verdict);
+	return true;
 }
 
 /* @variant: the fixture variant's name, or NULL. */

@@ -211,7 +211,8 @@ TEST_F(optprobe, core_kernel_jump_not_over_probe)
 
 	if (!hold_core_optimized(_metadata))
 		return;
-	run_case(_metadata, "core_optprobe_cover_next");
+	if (!run_case(_metadata, "core_optprobe_cover_next"))
+		return;
 	ASSERT_EQ(0, write_file(OPTIMIZATION, "0"));
 	ASSERT_EQ(0, write_file(OPTIMIZATION, "1"));
 	ASSERT_TRUE(find_first_core_probe(line, sizeof(line)))
