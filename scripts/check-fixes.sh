@@ -82,12 +82,15 @@ for commit in $(git -C "$src" rev-list --reverse --grep='^Fixes: ' --grep='^Cc: 
 	run_logged "$out/$name.build.log" build_label "$label" "$src" "$obj"
 	run_logged "$out/$name.build.log" "$TOP/scripts/mkinitramfs.sh" "$arch" "$src" "$obj" \
 		"$obj/initramfs.cpio"
-	if "$TOP/scripts/boot.sh" "$arch" "$obj" "$obj/initramfs.cpio" "$out/$name" "$label" \
-		>"$out/$name.log" 2>&1; then
+	"$TOP/scripts/boot.sh" "$arch" "$obj" "$obj/initramfs.cpio" "$out/$name" "$label" \
+		>"$out/$name.log" 2>&1 || :
+	# The verdict of scripts/mutate.sh, from the run's summary.json.
+	read -r verdict detail < <("$TOP/scripts/results.py" verdict "$out/$name")
+	if [ "$verdict" = survived ]; then
 		say "   NOT caught: every case passed without it (log: $out/$name.log)"
 		status=1
 	else
-		say "   caught:"
+		say "   caught ($verdict: $detail):"
 		grep -E "FAIL|ERROR" "$out/$name.log" | head -n 8 | sed 's/^ */     /'
 	fi
 done

@@ -98,42 +98,15 @@ open(path, 'w').write('\n'.join(lines))
 EOF
 }
 
-# The test of kselftest_harness.h that was running when the guest died
-# (console log $1), if one of its checks had failed by then.
-checks_failed_before_death() {
-	awk '$2 == "#" && $3 == "RUN" { test = $4; failed = 0; next }
-	     $2 == "#" && ($3 == "OK" || $3 == "FAIL" || $3 == "SKIP") { test = ""; next }
-	     test != "" && $3 ~ /^[A-Za-z0-9_]+\.[ch]:[0-9]+:/ { failed = 1 }
-	     END { if (test != "" && failed) print test }' "$1"
-}
-
 # Boots the mutant with the suite once (log $1, results in $2, more
 # kernel parameters in $3) and sets $verdict (survived, killed: a named
-# case failed, crashed) and $detail (the cases, or where the guest died).
+# case failed, crashed) and $detail (the cases, or where the guest died),
+# as scripts/results.py reads the run's summary.json.
 judge() {
-	local failed died checked
-
-	verdict='' detail=''
-	if KERNEL_CMDLINE_EXTRA="$KERNEL_CMDLINE_EXTRA ${3:-}" \
-	   "$TOP/scripts/boot.sh" "${arch%%-*}" "$obj" "$obj/initramfs.cpio" "$2" "$arch" \
-		>"$1" 2>&1; then
-		verdict=survived
-	elif failed=$(awk '$2 == "FAIL" && $3 !~ /:$/ && !/the guest died/ { print $3 }' "$1" |
-		      sort -u | paste -sd' '); [ -n "$failed" ]; then
-		verdict=killed detail=$failed
-	elif died=$(awk '$2 == "FAIL" && /the guest died/ { print $3; exit }' "$1"); [ -n "$died" ]; then
-		# The harness prints a failed check as it happens, and the
-		# verdict only when the test (and its teardown) ends.
-		checked=$(checks_failed_before_death "$2/console.log")
-		if [ -n "$checked" ]; then
-			verdict=killed
-			detail="$checked (its checks failed, then the guest died in $died)"
-		else
-			verdict=crashed detail="the guest died in $died"
-		fi
-	else
-		verdict=crashed detail=$(grep -E 'ERROR' "$1" | head -n 1 | sed 's/^ *//')
-	fi
+	KERNEL_CMDLINE_EXTRA="$KERNEL_CMDLINE_EXTRA ${3:-}" \
+		"$TOP/scripts/boot.sh" "${arch%%-*}" "$obj" "$obj/initramfs.cpio" "$2" "$arch" \
+		>"$1" 2>&1 || :
+	read -r verdict detail < <("$TOP/scripts/results.py" verdict "$2")
 }
 
 # A run with the same inputs as one that passed gives the same verdicts:

@@ -9,6 +9,11 @@
                        the run is clean
   summary JSON...      print one table for several architectures' summaries
                        and the closing "N passed, N failed, N skipped" line
+  verdict OUTDIR       what a run that was to go red did, from the
+                       summary.json and console.log that stream left in
+                       OUTDIR: "survived", "killed CASES" (cases failed),
+                       "crashed WHERE" (the guest died or hung), for
+                       scripts/mutate.sh and scripts/check-fixes.sh
 
 A run is clean when every case planned has a result and none failed, the
 guest got to the end of scripts/guest/init, and the console has no kernel
@@ -478,11 +483,62 @@ def summary(paths):
     return 0 if all(r["ok"] for r in results) else 1
 
 
+def checks_failed_before_death(console):
+    """The test of kselftest_harness.h that was running when the guest
+    died, if one of its checks had failed by then: the harness prints a
+    failed check as it happens, and the test's verdict only when it and
+    its teardown end."""
+    test, failed = None, False
+    for line in console:
+        m = RUN_RE.match(line)
+        if m:
+            test, failed = m.group(1), False
+        elif HARNESS_END_RE.match(line) or re.match(r"^(?:# )*#\s+(OK|FAIL|SKIP)\s", line):
+            test = None
+        elif test and HARNESS_NOTE_RE.match(line):
+            failed = True
+    return test if failed else None
+
+
+def verdict(outdir):
+    try:
+        with open(os.path.join(outdir, "summary.json")) as f:
+            run = json.load(f)
+    except (OSError, ValueError) as e:
+        print(f"crashed no summary of the run: {e}")
+        return 0
+    if run["ok"]:
+        print("survived")
+        return 0
+    died = [c for c in run["cases"] if c["status"] == "fail"
+            and "the guest died" in c["reason"]]
+    # A program's own line ("kprobes: test_x") is not a case.
+    failed = sorted({c["name"].split()[0] for c in run["cases"]
+                     if c["status"] == "fail" and c not in died
+                     and not c["name"].startswith("kprobes: ")})
+    if failed:
+        print("killed", " ".join(failed))
+    elif died:
+        name = died[0]["name"]
+        where = name if name.startswith("kprobes: ") else name.split()[0]
+        with open(os.path.join(outdir, "console.log"), errors="replace") as f:
+            checked = checks_failed_before_death(f.read().splitlines())
+        if checked:
+            print(f"killed {checked} (its checks failed, then the guest died in {where})")
+        else:
+            print(f"crashed the guest died in {where}")
+    else:
+        print("crashed", (run["problems"] or ["no result"])[0].splitlines()[0])
+    return 0
+
+
 def main(argv):
     if len(argv) == 4 and argv[1] == "stream":
         return stream(argv[2], argv[3])
     if len(argv) >= 3 and argv[1] == "summary":
         return summary(argv[2:])
+    if len(argv) == 3 and argv[1] == "verdict":
+        return verdict(argv[2])
     print(__doc__, file=sys.stderr)
     return 2
 
