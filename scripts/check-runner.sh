@@ -147,6 +147,35 @@ else
 	failed=1
 fi
 
+say "   the verdict of a run that was to go red (mutate.sh, check-fixes.sh)"
+# expect_verdict DIR TEXT: results.py verdict on what judge left in DIR.
+expect_verdict() {
+	local got
+
+	got=$("$TOP/scripts/results.py" verdict "$tmp/$1")
+	if [ "$got" = "$2" ]; then
+		say "ok    verdict-$1: $got"
+	else
+		say "FAIL  verdict-$1: expected \"$2\", got \"$got\""
+		failed=1
+	fi
+}
+expect_verdict died "crashed the guest died in api.bad.run"
+expect_verdict between "crashed the guest died in kprobes: test_torture"
+mkdir -p "$tmp/clean"
+printf '%s\n' "[    0.000000] Kernel command line: console=ttyS0 kunit.enable=0" \
+	"kprobes-ci: tests begin" "kprobes-ci: pass 1" "# selftests: kprobes: test_kprobes" \
+	"# 1..1" "# ok 1 api.good.run" "ok 1 selftests: kprobes: test_kprobes" \
+	"kprobes-ci: tests end" "kprobes-ci: done" "kprobes-ci-host: qemu-exit 0" >"$tmp/clean.console"
+judge clean >/dev/null || :
+expect_verdict clean "survived"
+mkdir -p "$tmp/failed"
+printf '%s\n' "kprobes-ci: tests begin" "kprobes-ci: pass 1" "# selftests: kprobes: test_kprobes" \
+	"# 1..2" "# ok 1 api.good.run" "# not ok 2 api.bad.run" "not ok 1 selftests: kprobes: test_kprobes" \
+	"kprobes-ci: tests end" "kprobes-ci: done" "kprobes-ci-host: qemu-exit 0" >"$tmp/failed.console"
+judge failed >/dev/null || :
+expect_verdict failed "killed api.bad.run"
+
 say "   guests that go wrong ($label)"
 # stop_when_booted NAME PIDFILE: once the runner started last in the
 # background (boot.sh or run.sh) has a QEMU, stops it; none may be left.
