@@ -147,7 +147,7 @@ else
 	failed=1
 fi
 
-say "   the verdict of a run that was to go red (mutate.sh, check-fixes.sh)"
+say "   the verdict of a run that was to go red (mutate.sh)"
 # expect_verdict DIR TEXT: results.py verdict on what judge left in DIR.
 expect_verdict() {
 	local got

@@ -19,13 +19,22 @@
 # "all")<TAB>why. They are not run there unless named, and not counted
 # in the score.
 #
+# With --fixes, the changes are the kernel's fixes instead, each
+# reverted in the same tree (a fix, and the later patches of the series
+# that change its lines, where it does not revert alone): each must go
+# red. The fixes are the series' patches with a Fixes: tag or a Cc:
+# stable; REGEX picks them by subject.
+#
 # Usage: KERNEL=7.3 scripts/mutate.sh [--arch ARCH[-VARIANT]] [--out DIR] [--check] [NAME...]
-#   (default: x86_64, out/mutants/<kernel>-<arch>, every mutant)
+#        KERNEL=7.3 scripts/mutate.sh --fixes [--arch ARCH[-VARIANT]] [--out DIR] [REGEX...]
+#   (default: x86_64, out/mutants/<kernel>-<arch> or out/fixes/<kernel>-<arch>,
+#   every mutant or fix)
 #   --check  only checks that each mutant applies, then restores the tree
 # Prints one line per mutant: killed (by which cases), crashed (the guest
 # died or hung: which case ran last), survived, or invalid (did not
 # apply or build), then the score and the equivalent mutants; exits
-# non-zero if one survived or was invalid.
+# non-zero if one survived or was invalid. With --fixes: red (killed or
+# crashed, and how) or green per fix; non-zero if one stayed green.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -33,16 +42,19 @@ set -euo pipefail
 arch=$DEFAULT_LABEL
 out=
 check_only=
+fixes=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--arch) [ $# -ge 2 ] || die "--arch needs a value"; arch=$2; shift 2 ;;
 	--out) [ $# -ge 2 ] || die "--out needs a value"; out=$2; shift 2 ;;
 	--check) check_only=1; shift ;;
+	--fixes) fixes=1; shift ;;
 	-*) die "unknown argument: $1" ;;
 	*) break ;;
 	esac
 done
-out=$(realpath -m "${out:-$TOP/out/mutants/$KERNEL-$arch}")
+[ -z "$fixes" ] || [ -z "$check_only" ] || die "--check is for mutants, not --fixes"
+out=$(realpath -m "${out:-$TOP/out/${fixes:+fixes}${fixes:-mutants}/$KERNEL-$arch}")
 mkdir -p "$out"
 # This kernel's lines of $1, without the kernels field, into $2.
 for_kernel() {
@@ -55,10 +67,11 @@ list=$out/mutants.tsv
 equivalents=$out/equivalent.tsv
 for_kernel "$TOP/mutants/kprobes.mutants" "$list"
 for_kernel "$TOP/mutants/kprobes.equivalent" "$equivalents"
-[ -s "$list" ] || die "no mutants for kernel $KERNEL in mutants/kprobes.mutants"
+[ -n "$fixes" ] || [ -s "$list" ] || die "no mutants for kernel $KERNEL in mutants/kprobes.mutants"
 (load_label "$arch") || exit 2
 load_arch "${arch%%-*}"
 for name in "$@"; do
+	[ -z "$fixes" ] || break
 	cut -f1 "$list" | grep -x -- "$name" >/dev/null ||
 		die "no mutant '$name' for $KERNEL in mutants/kprobes.mutants"
 done
@@ -109,11 +122,83 @@ judge() {
 	read -r verdict detail < <("$TOP/scripts/results.py" verdict "$2")
 }
 
+# Builds the tree as it is (a mutant applied, or a fix reverted), boots it
+# with the suite once and sets $verdict and $detail (judge), in log $2
+# and $out/$1; false when it does not build.
+build_and_judge() {
+	local at_boot
+
+	# In subshells: run_logged dies on a failure, which ends only them.
+	(run_logged "$2" build_label "$arch" "$src" "$obj") &&
+	(run_logged "$2" "$TOP/scripts/mkinitramfs.sh" "${arch%%-*}" "$src" "$obj" \
+		"$obj/initramfs.cpio") || return 1
+	judge "$2" "$out/$1"
+	# The kernel's KUnit kprobes suite runs at boot, before ours: when it
+	# kills the guest, ours is asked again without it.
+	if [ "$verdict" = crashed ] && grep -q 'never started the tests' "$2"; then
+		at_boot=$detail
+		judge "$2.kunit-off" "$out/$1-kunit-off" kunit.enable=0
+		if [ "$verdict" = survived ] || [ "$verdict" = crashed ]; then
+			verdict=crashed detail=$at_boot
+		else
+			detail="$detail (with KUnit off; with it, at boot: $at_boot)"
+		fi
+	fi
+}
+
+# Whether commit $1 changes something this configuration builds: a fix
+# of C or assembler files it does not compile (arm's Thumb-2 code on
+# x86_64) cannot change what it runs.
+compiled_here() {
+	local path
+
+	while read -r path; do
+		[[ $path == *.[cS] ]] && [ ! -f "$obj/${path%.?}.o" ] || return 0
+	done < <(git -C "$src" diff --name-only "$1^" "$1")
+	return 1
+}
+
+# Reverts fix $1 on the tip. Where a later patch changed the same lines
+# (a backport's context), that one is reverted first too, the nearest
+# first and no more than needed; $also names them.
+revert_fix() {
+	local later=() n i
+
+	also=
+	restore
+	git -C "$src" revert --no-commit "$1" >/dev/null 2>&1 && return
+	# shellcheck disable=SC2046 # the fix's files, one word each
+	mapfile -t later < <(git -C "$src" rev-list --reverse "$1..$tip" -- \
+		$(git -C "$src" diff --name-only "$1^" "$1"))
+	for ((n = 1; n <= ${#later[@]}; n++)); do
+		restore
+		for ((i = n - 1; i >= 0; i--)); do
+			git -C "$src" revert --no-commit "${later[i]}" >/dev/null 2>&1 || continue 2
+		done
+		git -C "$src" revert --no-commit "$1" >/dev/null 2>&1 || continue
+		also=$(git -C "$src" show -s --format='"%s"' "${later[@]:0:n}" | paste -sd, | sed 's/,/, /g')
+		return
+	done
+	return 1
+}
+
+# Whether subject $1 matches one of the regexes after it (all, if none).
+wanted_fix() {
+	local subject=$1 re
+
+	shift
+	[ $# -gt 0 ] || return 0
+	for re in "$@"; do
+		[[ ! $subject =~ $re ]] || return 0
+	done
+	return 1
+}
+
 # A run with the same inputs as one that passed gives the same verdicts:
 # the tree (the series' tip holds the kernel, the selftests and the
 # samples), the mutants, the scripts and configs, the compiler and QEMU.
 verdicts_key=$({
-	echo "$tip $arch $*"
+	echo "$tip $arch ${fixes:+--fixes} $*"
 	cat "$list" "$equivalents" 2>/dev/null || :
 	find "$TOP/scripts" "$TOP/configs" -type f ! -path '*/__pycache__/*' -print0 |
 		LC_ALL=C sort -z | xargs -0 cat
@@ -143,6 +228,41 @@ if [ -z "$check_only" ]; then
 	report "baseline  the suite passes without a mutant"
 fi
 
+if [ -n "$fixes" ]; then
+	status=0 red=0 total=0
+	for commit in $(git -C "$src" rev-list --reverse --grep='^Fixes: ' --grep='^Cc: stable@' \
+			"$PRISTINE_TAG..$tip"); do
+		subject=$(git -C "$src" log -1 --format=%s "$commit")
+		wanted_fix "$subject" "$@" || continue
+		if ! compiled_here "$commit"; then
+			say "          \"$subject\" changes nothing compiled here"
+			continue
+		fi
+		total=$((total + 1))
+		name=$(git -C "$src" log -1 --format=%f "$commit" | cut -c1-40)
+		log=$out/$name.log
+		revert_fix "$commit" || die "cannot revert \"$subject\" on the tip"
+		[ -z "$also" ] || say "          \"$subject\": reverted with $also, which change its lines after it"
+		if ! build_and_judge "$name" "$log"; then
+			say "invalid   \"$subject\": without it the kernel does not build (log: $log)"
+			status=1
+			continue
+		fi
+		case $verdict in
+		survived) report "green     $subject: every case passed without it (log: $log)"; status=1 ;;
+		*) report "red       $subject: $verdict $detail"; red=$((red + 1)) ;;
+		esac
+	done
+	restore
+	[ "$total" -gt 0 ] || die "no fix of the series that $arch compiles matches: $*"
+	report "$red of $total fixes red without them ($KERNEL, $arch); logs in $out"
+	if [ "$status" = 0 ]; then
+		mkdir -p "$CACHE_DIR/mutants"
+		cp "$out/verdicts.txt" "$verdicts"
+	fi
+	exit $status
+fi
+
 status=0 killed=0 named=0 total=0 equivalent=()
 while IFS=$'\t' read -r name path old new config; do
 	case $name in '' | '#'*) continue ;; esac
@@ -169,26 +289,10 @@ while IFS=$'\t' read -r name path old new config; do
 		mutate "$src/$path" "$old" "$new" || status=1
 		continue
 	fi
-	# In subshells: run_logged dies on a failure, which ends only them.
-	if ! mutate "$src/$path" "$old" "$new" >"$log" 2>&1 ||
-	   ! (run_logged "$log" build_label "$arch" "$src" "$obj") ||
-	   ! (run_logged "$log" "$TOP/scripts/mkinitramfs.sh" "${arch%%-*}" "$src" "$obj" \
-		"$obj/initramfs.cpio"); then
+	if ! mutate "$src/$path" "$old" "$new" >"$log" 2>&1 || ! build_and_judge "$name" "$log"; then
 		say "invalid   $name: did not apply or build (log: $log)"
 		status=1
 		continue
-	fi
-	judge "$log" "$out/$name"
-	# The kernel's KUnit kprobes suite runs at boot, before ours: when it
-	# kills the guest, ours is asked again without it.
-	if [ "$verdict" = crashed ] && grep -q 'never started the tests' "$log"; then
-		at_boot=$detail
-		judge "$log.kunit-off" "$out/$name-kunit-off" kunit.enable=0
-		if [ "$verdict" = survived ] || [ "$verdict" = crashed ]; then
-			verdict=crashed detail=$at_boot
-		else
-			detail="$detail (with KUnit off; with it, at boot: $at_boot)"
-		fi
 	fi
 	case $verdict in
 	survived) report "survived  $name"; status=1 ;;

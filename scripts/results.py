@@ -13,7 +13,7 @@
                        summary.json and console.log that stream left in
                        OUTDIR: "survived", "killed CASES" (cases failed),
                        "crashed WHERE" (the guest died or hung), for
-                       scripts/mutate.sh and scripts/check-fixes.sh
+                       scripts/mutate.sh, for a mutant or a reverted fix
 
 A run is clean when every case planned has a result and none failed, the
 guest got to the end of scripts/guest/init, and the console has no kernel
