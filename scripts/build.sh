@@ -49,7 +49,7 @@ configure() {
 	local stamp_file=$obj/.kprobes-config-inputs stamp tmp line
 
 	# The tree's part is what Kconfig reads, not its commit: a bisect step
-	# or a fix reverted by mutate.sh --fixes does not configure again.
+	# or a fix reverted by check-fixes.sh does not configure again.
 	stamp=$( (cat "${fragments[@]}"; echo "$KERNEL_ARCH";
 		  git -C "$src" ls-tree -r HEAD 2>/dev/null |
 			grep -e Kconfig -e 'configs/' -e 'scripts/kconfig/' ||
