@@ -54,7 +54,9 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ -z "$fixes" ] || [ -z "$check_only" ] || die "--check is for mutants, not --fixes"
-out=$(realpath -m "${out:-$TOP/out/${fixes:+fixes}${fixes:-mutants}/$KERNEL-$arch}")
+kind=mutants
+[ -z "$fixes" ] || kind=fixes
+out=$(realpath -m "${out:-$TOP/out/$kind/$KERNEL-$arch}")
 mkdir -p "$out"
 # This kernel's lines of $1, without the kernels field, into $2.
 for_kernel() {
@@ -71,7 +73,13 @@ for_kernel "$TOP/mutants/kprobes.equivalent" "$equivalents"
 (load_label "$arch") || exit 2
 load_arch "${arch%%-*}"
 for name in "$@"; do
-	[ -z "$fixes" ] || break
+	if [ -n "$fixes" ]; then
+		# bash's =~ says 2 for a pattern that is not a regex.
+		rc=0
+		[[ "" =~ $name ]] || rc=$?
+		[ "$rc" != 2 ] || die "not a regex: $name"
+		continue
+	fi
 	cut -f1 "$list" | grep -x -- "$name" >/dev/null ||
 		die "no mutant '$name' for $KERNEL in mutants/kprobes.mutants"
 done
@@ -116,10 +124,14 @@ EOF
 # case failed, crashed) and $detail (the cases, or where the guest died),
 # as scripts/results.py reads the run's summary.json.
 judge() {
+	# Not the last run's: a boot that fails early leaves none.
+	rm -f "$2/summary.json" "$2/console.log"
 	KERNEL_CMDLINE_EXTRA="$KERNEL_CMDLINE_EXTRA ${3:-}" \
 		"$TOP/scripts/boot.sh" "${arch%%-*}" "$obj" "$obj/initramfs.cpio" "$2" "$arch" \
 		>"$1" 2>&1 || :
-	read -r verdict detail < <("$TOP/scripts/results.py" verdict "$2")
+	verdict='' detail=''
+	read -r verdict detail < <("$TOP/scripts/results.py" verdict "$2") || :
+	[ -n "$verdict" ] || die "no verdict for the run in $2 (log: $1)"
 }
 
 # Builds the tree as it is (a mutant applied, or a fix reverted), boots it
@@ -198,7 +210,7 @@ wanted_fix() {
 # the tree (the series' tip holds the kernel, the selftests and the
 # samples), the mutants, the scripts and configs, the compiler and QEMU.
 verdicts_key=$({
-	echo "$tip $arch ${fixes:+--fixes} $*"
+	echo "$tip $arch $kind $(printf '%q ' "$@")"
 	cat "$list" "$equivalents" 2>/dev/null || :
 	find "$TOP/scripts" "$TOP/configs" -type f ! -path '*/__pycache__/*' -print0 |
 		LC_ALL=C sort -z | xargs -0 cat
@@ -214,18 +226,19 @@ fi
 : >"$out/verdicts.txt"
 report() { say "$*" | tee -a "$out/verdicts.txt"; }
 
-# A kill means something only if the kernel without a mutant passes.
+# A kill means something only if the tip, without a mutant or with every
+# fix, passes.
 if [ -z "$check_only" ]; then
 	restore
 	if ! (run_logged "$out/baseline.log" build_label "$arch" "$src" "$obj") ||
 	   ! (run_logged "$out/baseline.log" "$TOP/scripts/mkinitramfs.sh" "${arch%%-*}" "$src" \
 		"$obj" "$obj/initramfs.cpio"); then
-		die "the kernel without a mutant does not build (log: $out/baseline.log)"
+		die "the series' tip does not build (log: $out/baseline.log)"
 	fi
 	judge "$out/baseline.log" "$out/baseline"
 	[ "$verdict" = survived ] ||
-		die "the suite fails on the kernel without a mutant: $detail (log: $out/baseline.log)"
-	report "baseline  the suite passes without a mutant"
+		die "the suite fails on the series' tip: $detail (log: $out/baseline.log)"
+	report "baseline  the suite passes on the series' tip"
 fi
 
 if [ -n "$fixes" ]; then
@@ -250,7 +263,8 @@ if [ -n "$fixes" ]; then
 		fi
 		case $verdict in
 		survived) report "green     $subject: every case passed without it (log: $log)"; status=1 ;;
-		*) report "red       $subject: $verdict $detail"; red=$((red + 1)) ;;
+		killed | crashed) report "red       $subject: $verdict $detail"; red=$((red + 1)) ;;
+		*) die "unknown verdict \"$verdict\" (log: $log)" ;;
 		esac
 	done
 	restore
@@ -298,6 +312,7 @@ while IFS=$'\t' read -r name path old new config; do
 	survived) report "survived  $name"; status=1 ;;
 	killed) report "killed    $name: $detail"; killed=$((killed + 1)) named=$((named + 1)) ;;
 	crashed) report "crashed   $name: $detail"; killed=$((killed + 1)) ;;
+	*) die "unknown verdict \"$verdict\" (log: $log)" ;;
 	esac
 done <"$list"
 restore

@@ -11,9 +11,11 @@
                        and the closing "N passed, N failed, N skipped" line
   verdict OUTDIR       what a run that was to go red did, from the
                        summary.json and console.log that stream left in
-                       OUTDIR: "survived", "killed CASES" (cases failed),
-                       "crashed WHERE" (the guest died or hung), for
-                       scripts/mutate.sh, for a mutant or a reverted fix
+                       OUTDIR: "survived" (a clean run), "killed CASES"
+                       (named cases failed), "crashed WHERE" (the guest
+                       died or hung, or the run failed otherwise: a
+                       program, a kernel report), for scripts/mutate.sh,
+                       for a mutant or a reverted fix
 
 A run is clean when every case planned has a result and none failed, the
 guest got to the end of scripts/guest/init, and the console has no kernel
