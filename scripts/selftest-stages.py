@@ -110,13 +110,16 @@ TAGS = {
   ('21', '/* The offset of the instruction after the one at @offset in @func. */', 116),
   ('31', ' * True once the optimizer has put its jump at the address of @kp, which', 45),
   ('31', '', -2),
+  ('34b', ' * KST_OPT_JUMP_LEN: how many bytes an optimized probe\'s jump takes where', 10),
+  ('34b', '', -2),
  ],
  'README': [
   ('20', 'kprobes selftests', 10000),
   ('22', 'An instruction that an architecture simulates, emulates or refuses is a', 12),
-  ('32', '  test_debugfs   the "kprobes.*" cases that check what user space sees in', 4),
-  ('33', '  test_unloaded  kprobes.*_on_unloaded_module: one or two probes on', 3),
-  ('34', '  test_optprobe  the "optprobe.*" cases catch an optimized kprobe before', 5),
+  ('32b', '  test_debugfs   the "kprobes.*" cases that check what user space sees in', 4),
+  ('33', '  test_unloaded  kprobes.*_on_unloaded_module: one or two probes on', 5),
+  ('34', '  test_optprobe  the "optprobe.*" cases; they skip where kprobes are not', 5),
+  ('34b', '                 - one inside a core-kernel function, from its hits to', 2),
   ('36', '  test_torture   the "torture.*" cases load test_modules/kprobes_torture.ko:', 6),
   ('38', '  test_bench     bad input to test_modules/kprobes_bench.ko, the module of', 2),
   ('40', '  test_samples   loads samples/kprobes/*.ko from /lib/modules/$(uname -r)', 3),
@@ -129,6 +132,16 @@ TAGS = {
   ('38', 'Installed, but not run by default:', 2),
   ('39', '  kprobes_soak begin [CYCLES]; <run the suite>; kprobes_soak end', 5),
   ('38', '  kprobes_bench [-c CALLS] [-b N,...]', 5),
+ ],
+ 'test_optprobe.c': [
+  ('34', '// SPDX-License-Identifier: GPL-2.0', 10000),
+  ('34b', ' * Five more cases probe _bcd2bin(), in kernel text, where every', 3),
+  ('34b', '#define OPTIMIZATION\t"/proc/sys/debug/kprobes-optimization"', 1),
+  ('34b', '#define CORE_OPT_TARGET\t"  _bcd2bin+0x"', 1),
+  ('34b', '\tchar optimization[8];', 1),
+  ('34b', '\tif (read_file(OPTIMIZATION, self->optimization, sizeof(self->optimization)) <= 0)', 2),
+  ('34b', '\tif (self->optimization[0])', 2),
+  ('34b', '/* The optimized kprobe inside _bcd2bin(), in kernel text. */', 150),
  ],
  'test_samples.c': [
   ('40', '// SPDX-License-Identifier: GPL-2.0', 10000),
@@ -244,4 +257,13 @@ with tempfile.TemporaryDirectory() as tmp:
     # the last stage must be the file as it is
     for path in TAGS:
         assert stage(path, NPARTS) == open(os.path.join(repo, K, path)).read(), path
+# A README entry's continuation lines come with its first line or later,
+# never before it.
+lines, tags = tagged('README')
+entry = 0
+for i, line in enumerate(lines):
+    if re.match(r'  \S', line):
+        entry = tags[i]
+    elif re.match(r' {17}\S', line):
+        assert tags[i] >= entry, 'README:%d comes before its entry: %s' % (i + 1, line)
 print('ok')

@@ -37,13 +37,16 @@ KST_STEP(enable_gone);
 KST_STEP(hold_kprobe_init);
 KST_STEP(check_kprobe_init);
 
-/* kst_optprobe.c: optimized probes, on a module and in kernel text. */
+/* kst_optprobe.c: optimized probes on a module that comes and goes. */
 KST_PART(optprobe);
 KST_STEP(hold_optprobe);
 KST_STEP(optprobe_reuse_disabled);
 KST_STEP(optprobe_add_post_handler);
 KST_STEP(optprobe_force_release);
 KST_STEP(optprobe_reregister);
+
+/* kst_optprobe_core.c: an optimized probe in kernel text. */
+KST_PART(optprobe_core);
 KST_STEP(hold_core_optprobe);
 KST_STEP(core_optprobe_add_post_handler);
 KST_STEP(core_optprobe_remove_post_handler);
