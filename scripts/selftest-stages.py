@@ -112,6 +112,8 @@ TAGS = {
   ('31', '', -2),
   ('34b', ' * KST_OPT_JUMP_LEN: how many bytes an optimized probe\'s jump takes where', 10),
   ('34b', '', -2),
+  ('32c', ' * KST_SLOT_INSN: an instruction that changes nothing and that kprobes', 11),
+  ('32c', '', -2),
  ],
  'README': [
   ('20', 'kprobes selftests', 10000),
@@ -132,6 +134,11 @@ TAGS = {
   ('38', 'Installed, but not run by default:', 2),
   ('39', '  kprobes_soak begin [CYCLES]; <run the suite>; kprobes_soak end', 5),
   ('38', '  kprobes_bench [-c CALLS] [-b N,...]', 5),
+ ],
+ 'test_debugfs.c': [
+  ('32b', '// SPDX-License-Identifier: GPL-2.0', 10000),
+  ('32c', '/* The pages of instruction slots that kallsyms lists. */', 41),
+  ('32c', '\t\t"hold_slot_probes", "hold_slot_probes x", "hold_slot_probes -1",', 2),
  ],
  'test_optprobe.c': [
   ('34', '// SPDX-License-Identifier: GPL-2.0', 10000),

@@ -246,6 +246,47 @@ TEST_F(kprobes, blacklist_core_functions)
 	EXPECT_LE(3, tried) TH_LOG("only %d usable entries in " KPROBES_BLACKLIST, tried);
 }
 
+/* The pages of instruction slots that kallsyms lists. */
+static int slot_pages(void)
+{
+	FILE *syms = fopen("/proc/kallsyms", "r");
+	char line[512];
+	int n = 0;
+
+	if (!syms)
+		return -errno;
+	while (fgets(line, sizeof(line), syms))
+		if (strstr(line, " kprobe_insn_page\t[__builtin__kprobes]"))
+			n++;
+	fclose(syms);
+	return n;
+}
+
+/*
+ * Probes on more instructions than the pages of slots in use hold: the
+ * slot cache takes three pages more at least, and once the probes are
+ * gone it keeps no more than two of those: the slots freed since its last
+ * garbage collection fill one page at most, which may straddle two.
+ */
+TEST_F(kprobes, insn_slot_pages)
+{
+	int before, held, after;
+	char command[64];
+
+	before = slot_pages();
+	ASSERT_LE(0, before) TH_LOG("/proc/kallsyms: %s", strerror(-before));
+	snprintf(command, sizeof(command), "hold_slot_probes %d", before);
+	if (!run_case(_metadata, command))
+		return;
+	held = slot_pages();
+	run_case(_metadata, "release");
+	after = slot_pages();
+	TH_LOG("kprobe_insn_page: %d before the probes, %d with them, %d after them",
+	       before, held, after);
+	EXPECT_LE(before + 3, held);
+	EXPECT_GE(before + 2, after);
+}
+
 /* Bad input to the test module changes nothing and says so. */
 TEST_F(kprobes, module_rejects_bad_input)
 {
@@ -256,6 +297,8 @@ TEST_F(kprobes, module_rejects_bad_input)
 		"blacklisted_symbol", "blacklisted_symbol  ",
 		"blacklisted_symbol kprobes_selftest_no_such_symbol",
 		"blacklisted_symbol -1",
+		"hold_slot_probes", "hold_slot_probes x", "hold_slot_probes -1",
+		"hold_slot_probes 4097",
 	};
 	char before[512], after[512], hits_before[64], hits_after[64];
 	char overlong[4096], long_symbol[400], line[512];

@@ -278,6 +278,18 @@ static inline bool kst_jump_optimized(const struct kprobe *kp)
 #endif
 
 /*
+ * KST_SLOT_INSN: an instruction that changes nothing and that kprobes
+ * run from an instruction slot: arm64 and ARM simulate a nop.
+ */
+#if defined(CONFIG_ARM64)
+#define KST_SLOT_INSN	"mov x0, x0"
+#elif defined(CONFIG_ARM)
+#define KST_SLOT_INSN	"mov r0, r0"
+#else
+#define KST_SLOT_INSN	"nop"
+#endif
+
+/*
  * The optimizer runs in a worker, after a few jiffies and an RCU grace
  * period; on a busy host, an emulated guest takes more than 5 s for it.
  * The whole case must stay within the harness's 30 s per test.

@@ -28,6 +28,10 @@ KST_STEP(call_target);
 KST_STEP(blacklisted_module_function);
 KST_STEP_ARG(blacklisted_symbol);
 
+/* kst_slots.c: more probes than the pages of slots in use hold. */
+KST_PART(slots);
+KST_STEP_ARG(hold_slot_probes);
+
 /* kst_gone.c: a probe on kprobes_selftest_target.ko, which goes away. */
 KST_PART(gone);
 KST_STEP(hold_kprobe_gone);
