@@ -60,9 +60,12 @@ for dir in "${dirs[@]}"; do
 	for patch in "$dir"/*.patch; do
 		copy=$dest/$(basename "$patch")
 		# The first From: is the mail's author, and the cover letter's
-		# shortlog names the author too; nothing else is touched.
+		# shortlog names the author too; nothing else is touched. A
+		# patch resent as its author posted it keeps its author, whom
+		# git send-email names in the body.
 		awk -v from="From: $user <$mail>" -v draft="$SERIES_AUTHOR_NAME (" -v user="$user (" \
-			'!done && /^From: / { print from; done = 1; next }
+			-v placeholder="From: $SERIES_AUTHOR_NAME <$SERIES_AUTHOR_EMAIL>" \
+			'!done && /^From: / { print ($0 == placeholder ? from : $0); done = 1; next }
 			 index($0, draft) == 1 && /^[^ ]+.*\([0-9]+\):$/ { $0 = user substr($0, length(draft) + 1) }
 			 { print }' "$patch" >"$copy"
 		[[ $copy == */0000-cover-letter.patch ]] && continue

@@ -108,11 +108,11 @@ TAGS = {
   ('31b', ' * KST_EXTABLE_REFUSED: register_kprobe() refuses an instruction that has', 11),
   ('31b', '', -2),
   ('21', '/* The offset of the instruction after the one at @offset in @func. */', 116),
-  ('31', ' * True once the optimizer has put its jump at the address of @kp, which', 45),
+  ('31', ' * True once the optimizer has put its jump at the address of @kp, which', 58),
   ('31', '', -2),
   ('34b', ' * KST_OPT_JUMP_LEN: how many bytes an optimized probe\'s jump takes where', 10),
   ('34b', '', -2),
-  ('32c', ' * KST_SLOT_INSN: an instruction that changes nothing and that kprobes', 11),
+  ('32c', ' * KST_SLOT_INSN: an instruction that changes nothing and for which', 13),
   ('32c', '', -2),
  ],
  'README': [
@@ -137,7 +137,7 @@ TAGS = {
  ],
  'test_debugfs.c': [
   ('32b', '// SPDX-License-Identifier: GPL-2.0', 10000),
-  ('32c', '/* The pages of instruction slots that kallsyms lists. */', 41),
+  ('32c', '/* The pages of instruction slots that kallsyms lists. */', 42),
   ('32c', '\t\t"hold_slot_probes", "hold_slot_probes x", "hold_slot_probes -1",', 2),
  ],
  'test_optprobe.c': [
@@ -222,6 +222,16 @@ FILE_PART['', 'test_samples_fatal'] = _tags[_lines.index(
 def stage(path, k):
     lines, tags = tagged(path)
     kept = [l for l, t in zip(lines, tags) if t <= k]
+    # A block comment's lines come with its opening line, in every stage.
+    if path.endswith(('.c', '.h')):
+        opened = False
+        for l in kept:
+            assert opened or not l.startswith(' *'), \
+                '%s, stage %d: comment line without its /*: %s' % (path, k, l)
+            if l.startswith('/*') and '*/' not in l:
+                opened = True
+            elif '*/' in l:
+                opened = False
     if not kept or kept == ['']:
         return None
     return '\n'.join(kept)

@@ -95,6 +95,9 @@ static const struct kst_fix kst_fixes[] = {
 	{ "api.kprobe_insns.run",
 	  "x86/kprobes: Decrement the count before testing it in the LOOP emulation",
 	  "a failure, x86_64 and i386" },
+	{ "kprobes.insn_slot_pages",
+	  "riscv/kprobe: reclaim insn_slot on kprobe unregistration",
+	  "a failure, riscv64" },
 };
 
 /*

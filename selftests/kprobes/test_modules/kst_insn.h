@@ -278,8 +278,9 @@ static inline bool kst_jump_optimized(const struct kprobe *kp)
 #endif
 
 /*
- * KST_SLOT_INSN: an instruction that changes nothing and that kprobes
- * run from an instruction slot: arm64 and ARM simulate a nop.
+ * KST_SLOT_INSN: an instruction that changes nothing and for which
+ * kprobes take an instruction slot: ARM and recent arm64 kernels
+ * simulate a nop without one. kst_slot_insns: the first of a run of them.
  */
 #if defined(CONFIG_ARM64)
 #define KST_SLOT_INSN	"mov x0, x0"
@@ -288,6 +289,7 @@ static inline bool kst_jump_optimized(const struct kprobe *kp)
 #else
 #define KST_SLOT_INSN	"nop"
 #endif
+extern const char kst_slot_insns[];
 
 /*
  * The optimizer runs in a worker, after a few jiffies and an RCU grace
