@@ -108,7 +108,7 @@ TAGS = {
   ('31b', ' * KST_EXTABLE_REFUSED: register_kprobe() refuses an instruction that has', 11),
   ('31b', '', -2),
   ('21', '/* The offset of the instruction after the one at @offset in @func. */', 116),
-  ('31', ' * True once the optimizer has put its jump at the address of @kp, which', 58),
+  ('31', ' * True once the optimizer has put its jump at the address of @kp, which', 59),
   ('31', '', -2),
   ('34b', ' * KST_OPT_JUMP_LEN: how many bytes an optimized probe\'s jump takes where', 10),
   ('34b', '', -2),

@@ -18,7 +18,7 @@
  *               valid pointer
  *   ptr N       kst_sample_ptr() returns NULL for N == 0, else a pointer
  *   bool N      kst_sample_bool() returns N != 0, a bool
- *   void N      kst_sample_void() stores N and returns nothing
+ *   void N      kst_sample_void() returns nothing, N in its return register
  *   args N      kst_sample_args() is called with N, N + 1, ... N + 7
  *   sleep MS    kst_sample_sleep() sleeps MS (at most 2000) ms, returns 0
  *   recurse N   kst_sample_recurse() calls itself until N (at most 16)
@@ -82,11 +82,19 @@ static noinline bool kst_sample_bool(long value)
 	return value;
 }
 
-static long kst_sample_sink;
+/* Not probed by the cases: unlike kst_sample_long(), so not merged with it. */
+static noinline long kst_sample_echo(long value)
+{
+	return value + READ_ONCE(kst_sample_zero);
+}
 
+/*
+ * Returns with N in the return register, as a long returning N would:
+ * a sample that reads it as a failure counts the call failed.
+ */
 static noinline void kst_sample_void(long value)
 {
-	WRITE_ONCE(kst_sample_sink, value);
+	kst_call(kst_sample_echo, value);
 }
 
 /*

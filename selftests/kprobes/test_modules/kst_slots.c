@@ -39,7 +39,7 @@ static noinline void kst_slot_target(void)
 		     "kst_slot_insn_\\@:\n"
 		     KST_SLOT_INSN "\n"
 		     ".endm\n"
-		     ANNOTATE_NOENDBR
+		     ANNOTATE_NOENDBR "\n"
 		     ".globl kst_slot_insns\n"
 		     "kst_slot_insns:\n"
 		     ".rept " __stringify(KST_SLOT_INSNS) "\n"
@@ -117,7 +117,7 @@ int step_hold_slot_probes(const char *arg)
 	pre = atomic_read(&pre_hits);
 	post = atomic_read(&post_hits);
 	if (pre != enabled || post != enabled)
-		return kst_fail("%d probes enabled, one call: %d pre_handler and %d post_handler runs",
+		return kst_fail("%d probes enabled, one call: %d pre_handler, %d post_handler runs",
 				enabled, pre, post);
 	return 0;
 }
