@@ -137,7 +137,7 @@ TAGS = {
  ],
  'test_debugfs.c': [
   ('32b', '// SPDX-License-Identifier: GPL-2.0', 10000),
-  ('32c', '/* The pages of instruction slots that kallsyms lists. */', 42),
+  ('32c', '/* The pages of instruction slots that kallsyms lists. */', 36),
   ('32c', '\t\t"hold_slot_probes", "hold_slot_probes x", "hold_slot_probes -1",', 2),
  ],
  'test_optprobe.c': [

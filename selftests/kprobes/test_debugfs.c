@@ -303,17 +303,11 @@ TEST_F(kprobes, blacklist_core_functions)
 /* The pages of instruction slots that kallsyms lists. */
 static int slot_pages(void)
 {
-	FILE *syms = fopen("/proc/kallsyms", "r");
-	char line[512];
-	int n = 0;
+	char name[1][256] = { "kprobe_insn_page" };
+	int pages, ret;
 
-	if (!syms)
-		return -errno;
-	while (fgets(line, sizeof(line), syms))
-		if (strstr(line, " kprobe_insn_page\t[__builtin__kprobes]"))
-			n++;
-	fclose(syms);
-	return n;
+	ret = kallsyms_counts(name, &pages, 1);
+	return ret ? ret : pages;
 }
 
 /*
