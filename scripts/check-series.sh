@@ -25,7 +25,7 @@ inputs_key() {
 	perl -v
 	for kernel in $(known_kernels); do
 		load_kernel "$kernel"
-		git -C "$LINUX_REPO" rev-parse -q --verify "$PRISTINE_TAG^{tree}" || echo none
+		git -C "$LINUX_REPO" rev-parse -q --verify "$PRISTINE_TAG^{tree}" 2>/dev/null || echo none
 	done
 }
 
