@@ -45,6 +45,7 @@ int kst_ret_handler(struct kretprobe_instance *ri, struct pt_regs *regs);
 
 void kst_reset_counts(void);
 void kst_init_kprobe(struct kprobe *kp, const char *symbol, unsigned int offset);
+void kst_unregister_held(struct kprobe *kp, bool *registered);
 unsigned long kst_expected_ip(const struct kprobe *kp);
 int kst_call_values(long (*target)(long value));
 int kst_optprobes_here(void);

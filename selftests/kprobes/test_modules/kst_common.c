@@ -45,6 +45,14 @@ void kst_reset_counts(void)
 	kst_task = current;
 }
 
+/* Unregisters a probe that a step kept, if it did; a teardown's one line. */
+void kst_unregister_held(struct kprobe *kp, bool *registered)
+{
+	if (*registered)
+		unregister_kprobe(kp);
+	*registered = false;
+}
+
 /* Lets a struct be registered again, as lib/test_kprobes.c does. */
 void kst_init_kprobe(struct kprobe *kp, const char *symbol, unsigned int offset)
 {

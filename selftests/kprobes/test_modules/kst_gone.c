@@ -129,10 +129,8 @@ static int kst_init_notify(struct notifier_block *nb, unsigned long state, void 
 				   within_module_init((unsigned long)kst_init_probe.addr, mod);
 	} else if (state == MODULE_STATE_LIVE && kst_init_registered) {
 		kst_init_gone_when_live = kprobe_gone(&kst_init_probe);
-		if (!kst_init_gone_when_live) {
-			unregister_kprobe(&kst_init_probe);
-			kst_init_registered = false;
-		}
+		if (!kst_init_gone_when_live)
+			kst_unregister_held(&kst_init_probe, &kst_init_registered);
 	}
 	return NOTIFY_DONE;
 }
@@ -211,15 +209,10 @@ void kst_gone_release(void)
 {
 	int i;
 
-	for (i = KST_NR_GONE - 1; i >= 0; i--) {
-		if (kst_gone_registered[i])
-			unregister_kprobe(&kst_gone[i]);
-		kst_gone_registered[i] = false;
-	}
+	for (i = KST_NR_GONE - 1; i >= 0; i--)
+		kst_unregister_held(&kst_gone[i], &kst_gone_registered[i]);
 	if (kst_init_watching)
 		unregister_module_notifier(&kst_init_nb);
 	kst_init_watching = false;
-	if (kst_init_registered)
-		unregister_kprobe(&kst_init_probe);
-	kst_init_registered = false;
+	kst_unregister_held(&kst_init_probe, &kst_init_registered);
 }

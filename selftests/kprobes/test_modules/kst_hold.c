@@ -139,11 +139,8 @@ void kst_hold_release(void)
 {
 	int i;
 
-	for (i = 0; i < KST_NR_HELD; i++) {
-		if (kst_held_registered[i])
-			unregister_kprobe(&kst_held[i]);
-		kst_held_registered[i] = false;
-	}
+	for (i = 0; i < KST_NR_HELD; i++)
+		kst_unregister_held(&kst_held[i], &kst_held_registered[i]);
 }
 
 static int kst_hits_show(struct seq_file *m, void *v)

@@ -48,9 +48,7 @@ static int kst_opt_register(int which, u32 flags, bool post_handler)
 
 static void kst_opt_unregister(int which)
 {
-	if (kst_opt_registered[which])
-		unregister_kprobe(&kst_opt[which]);
-	kst_opt_registered[which] = false;
+	kst_unregister_held(&kst_opt[which], &kst_opt_registered[which]);
 }
 
 /* Not on the entry, which is an ftrace site on some architectures. */

@@ -43,15 +43,9 @@ static const struct {
 static void kst_core_opt_unregister(void)
 {
 	/* First: its breakpoint may be inside a jump that went wrong. */
-	if (kst_core_cover_registered)
-		unregister_kprobe(&kst_core_cover);
-	kst_core_cover_registered = false;
-	if (kst_core_post_registered)
-		unregister_kprobe(&kst_core_post);
-	kst_core_post_registered = false;
-	if (kst_core_opt_registered)
-		unregister_kprobe(&kst_core_opt);
-	kst_core_opt_registered = false;
+	kst_unregister_held(&kst_core_cover, &kst_core_cover_registered);
+	kst_unregister_held(&kst_core_post, &kst_core_post_registered);
+	kst_unregister_held(&kst_core_opt, &kst_core_opt_registered);
 }
 
 static bool kst_core_opt_restored(void)
@@ -212,8 +206,7 @@ int step_core_optprobe_remove_post_handler(const char *arg)
 {
 	if (!kst_core_post_registered)
 		return kst_fail("core_optprobe_add_post_handler first");
-	unregister_kprobe(&kst_core_post);
-	kst_core_post_registered = false;
+	kst_unregister_held(&kst_core_post, &kst_core_post_registered);
 	if (!kst_wait_jump_optimized(&kst_core_opt))
 		return kst_fail("_bcd2bin+%u not optimized again %d s after the post_handler went",
 				kst_core_opt.offset, KST_OPTIMIZE_WAIT_S);
@@ -271,8 +264,7 @@ int step_core_optprobe_uncover(const char *arg)
 {
 	if (!kst_core_cover_registered)
 		return kst_fail("core_optprobe_cover_next first");
-	unregister_kprobe(&kst_core_cover);
-	kst_core_cover_registered = false;
+	kst_unregister_held(&kst_core_cover, &kst_core_cover_registered);
 	return kst_core_calls_hit(1);
 }
 
