@@ -78,6 +78,43 @@ SYM_FUNC_START(kst_insn_blt)
 	ret
 SYM_FUNC_END(kst_insn_blt)
 
+/*
+ * The other conditions of simulate_branch(): bne and bge on a0 and zero;
+ * bltu and bgeu against 10, where -5 is the largest unsigned value, so
+ * that a signed comparison goes the other way.
+ */
+	.macro	kst_branch op, rs2
+SYM_FUNC_START(kst_insn_\op)
+	li	t0, \rs2
+.L\op:	\op	a0, t0, 1f
+	addi	a0, a0, 100
+	ret
+1:	addi	a0, a0, 1
+	ret
+SYM_FUNC_END(kst_insn_\op)
+	.endm
+
+	kst_branch bne, 0
+	kst_branch bge, 0
+	kst_branch bltu, 10
+	kst_branch bgeu, 10
+
+/*
+ * jalr with a negative offset, and ra both the base and the link: the
+ * base is read before the link is written.
+ */
+SYM_FUNC_START(kst_insn_jalr_offset)
+	addi	sp, sp, -16
+	REG_S	ra, 0(sp)
+	lla	ra, kst_add1 + 16
+.Ljalr_offset:
+	jalr	ra, -16(ra)
+	addi	a0, a0, 100
+	REG_L	ra, 0(sp)
+	addi	sp, sp, 16
+	ret
+SYM_FUNC_END(kst_insn_jalr_offset)
+
 /* Never run: what follows ret is only probed. */
 SYM_FUNC_START(kst_insn_refused)
 	ret
@@ -158,6 +195,16 @@ SYM_FUNC_END(kst_insn_c_refused)
 	kst_insn "beq not taken", kst_insn_beq, .Lbeq, 5, 105
 	kst_insn "blt taken", kst_insn_blt, .Lblt, -5, -4
 	kst_insn "blt not taken", kst_insn_blt, .Lblt, 5, 105
+	kst_insn "bne taken", kst_insn_bne, .Lbne, 5, 6
+	kst_insn "bne not taken", kst_insn_bne, .Lbne, 0, 100
+	kst_insn "bge taken", kst_insn_bge, .Lbge, 5, 6
+	kst_insn "bge taken, equal", kst_insn_bge, .Lbge, 0, 1
+	kst_insn "bge not taken", kst_insn_bge, .Lbge, -5, 95
+	kst_insn "bltu taken", kst_insn_bltu, .Lbltu, 5, 6
+	kst_insn "bltu not taken", kst_insn_bltu, .Lbltu, -5, 95
+	kst_insn "bgeu taken", kst_insn_bgeu, .Lbgeu, -5, -4
+	kst_insn "bgeu not taken", kst_insn_bgeu, .Lbgeu, 5, 105
+	kst_insn "jalr, negative offset, rd = rs1", kst_insn_jalr_offset, .Ljalr_offset, 1, 102
 	kst_insn "ecall", kst_insn_refused, .Lecall, 0, 0, 0, -22
 	kst_insn "fence", kst_insn_refused, .Lfence, 0, 0, 0, -22
 #ifdef CONFIG_RISCV_ISA_C

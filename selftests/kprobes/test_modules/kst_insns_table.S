@@ -16,6 +16,7 @@
 #define KST_LONG	.long
 #define KST_LONG_SIZE	4
 #endif
+#define KST_LONG_MIN	(-1<<(KST_LONG_SIZE*8-1))	/* no spaces: one macro argument */
 
 	.macro	kst_insns_start
 	.section .rodata, "a"

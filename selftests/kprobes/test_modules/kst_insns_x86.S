@@ -154,6 +154,33 @@ KST_FUNC_START(kst_insn_jl)
 	RET
 SYM_FUNC_END(kst_insn_jl)
 
+/*
+ * The other flags a short jcc (7x) tests, each in its own entry of
+ * __emulate_cc(): OF, CF, CF or ZF, SF, PF, and SF != OF or ZF (jle, cc
+ * e); jne is the inverted form (an odd cc) of je. "cmp $\cmp, value"
+ * sets the flags; taken adds 1, not taken 100.
+ */
+	.macro	kst_jcc cond, cmp
+KST_FUNC_START(kst_insn_j\cond)
+	kst_value
+	cmp	$\cmp, %_ASM_AX
+.Lj\cond:
+	j\cond	1f
+	add	$100, %_ASM_AX
+	RET
+1:	add	$1, %_ASM_AX
+	RET
+SYM_FUNC_END(kst_insn_j\cond)
+	.endm
+
+	kst_jcc	o, 1
+	kst_jcc	b, 10
+	kst_jcc	be, 10
+	kst_jcc	s, 0
+	kst_jcc	p, 0
+	kst_jcc	ne, 0
+	kst_jcc	le, 0
+
 /* Two rounds: the probed loop runs twice, and counts the counter down to 0. */
 KST_FUNC_START(kst_insn_loop)
 	kst_value
@@ -263,6 +290,21 @@ SYM_FUNC_END(kst_insn_refused)
 	kst_insn "je not taken", kst_insn_je, .Lje, 5, 105
 	kst_insn "jl rel32 taken", kst_insn_jl, .Ljl, -5, -4
 	kst_insn "jl rel32 not taken", kst_insn_jl, .Ljl, 5, 105
+	kst_insn "jo taken", kst_insn_jo, .Ljo, KST_LONG_MIN, KST_LONG_MIN+1
+	kst_insn "jo not taken", kst_insn_jo, .Ljo, 5, 105
+	kst_insn "jb taken", kst_insn_jb, .Ljb, 5, 6
+	kst_insn "jb not taken", kst_insn_jb, .Ljb, 20, 120
+	kst_insn "jbe taken, ZF", kst_insn_jbe, .Ljbe, 10, 11
+	kst_insn "jbe not taken", kst_insn_jbe, .Ljbe, 20, 120
+	kst_insn "js taken", kst_insn_js, .Ljs, -5, -4
+	kst_insn "js not taken", kst_insn_js, .Ljs, 5, 105
+	kst_insn "jp taken", kst_insn_jp, .Ljp, 3, 4
+	kst_insn "jp not taken", kst_insn_jp, .Ljp, 1, 101
+	kst_insn "jne taken", kst_insn_jne, .Ljne, 5, 6
+	kst_insn "jne not taken", kst_insn_jne, .Ljne, 0, 100
+	kst_insn "jle taken, ZF", kst_insn_jle, .Ljle, 0, 1
+	kst_insn "jle taken, SF != OF", kst_insn_jle, .Ljle, -5, -4
+	kst_insn "jle not taken", kst_insn_jle, .Ljle, 5, 105
 	kst_insn "loop", kst_insn_loop, .Lloop, 1, 21, 2
 	kst_insn "jcxz taken", kst_insn_jcxz, .Ljcxz, 0, 1
 	kst_insn "jcxz not taken", kst_insn_jcxz, .Ljcxz, 5, 105
