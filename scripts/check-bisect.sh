@@ -19,10 +19,8 @@
 #
 # A step whose tree was built and checked before on the architecture,
 # with the same compiler, sparse, fragments and scripts, is not built
-# again (BUILD_ROOT/bisect-verified-ARCH). Its tree counts by what the
-# architecture builds of it (step_key): a run rebuilds the steps of the
-# patches that changed and of those after them, but not for a patch on
-# code that the architecture does not compile (another architecture's).
+# again (BUILD_ROOT/bisect-verified-ARCH): a run rebuilds only the steps
+# of the patches that changed and of those after them.
 #
 # Usage: scripts/check-bisect.sh [ARCH[-VARIANT]...]
 #   (default: every architecture and variant, as run.sh --arch all)
@@ -66,30 +64,6 @@ step_kind() {
 	else
 		echo nothing
 	fi
-}
-
-# The key of step $1 in build directory $2: what the series has changed
-# by then, less what no build reads (the documentation's text) and the
-# kernel's C and assembler files the architecture does not compile (no
-# object: the test step_kind makes). A patch on another architecture's code
-# leaves the keys of the steps after it unchanged here.
-step_key() {
-	local path paths=()
-
-	while read -r path; do
-		case $path in
-		# The kselftest builds in the source tree, not in $2.
-		tools/*) ;;
-		Documentation/*.rst) continue ;;
-		*.[cS]) [ -f "$2/${path%.?}.o" ] || continue ;;
-		esac
-		paths+=("$path")
-	done < <(git -C "$src" diff --name-only "$PRISTINE_TAG" "$1")
-	{
-		echo "$key"
-		git -C "$src" rev-parse "$PRISTINE_TAG^{tree}"
-		[ ${#paths[@]} = 0 ] || git -C "$src" diff "$PRISTINE_TAG" "$1" -- "${paths[@]}"
-	} | sha1sum | cut -c1-40
 }
 
 # Prints the number of W=1 and sparse warnings in each file of
@@ -186,8 +160,8 @@ for arch in "${arches[@]}"; do
 	for commit in "${commits[@]}"; do
 		step=$((step + 1))
 		subject="$step of ${#commits[@]}: $(git -C "$src" log -1 --format=%s "$commit")"
-		done_key="$(step_key "$commit" "$obj") ok"
-		if grep -qxF "$done_key" "$verified"; then
+		step_key="$key $(git -C "$src" rev-parse "$commit^{tree}") ok"
+		if grep -qxF "$step_key" "$verified"; then
 			say "   $arch: built before at \"$subject\""
 			built_parent=
 			continue
@@ -227,7 +201,7 @@ for arch in "${arches[@]}"; do
 		if [ ${#kernel_files[@]} = 0 ] ||
 		   git -C "$src" diff --quiet "$commit^" "$commit" -- "${kernel_files[@]}"; then
 			say "   $arch: builds at \"$subject\" ($kind, ${built} s)"
-			echo "$(step_key "$commit" "$obj") ok" >>"$verified"
+			echo "$step_key" >>"$verified"
 			continue
 		fi
 		warnings=" $(w1_warnings "$obj" | tr '\n' ' ')"
@@ -236,7 +210,7 @@ for arch in "${arches[@]}"; do
 			status=1
 		else
 			say "   $arch: builds at \"$subject\" ($kind, ${built} s, W=1 and sparse $((SECONDS - started - built)) s:$warnings)"
-			echo "$(step_key "$commit" "$obj") ok" >>"$verified"
+			echo "$step_key" >>"$verified"
 		fi
 	done
 done
