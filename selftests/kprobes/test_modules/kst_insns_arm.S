@@ -193,47 +193,35 @@ SYM_FUNC_END(kst_insn_it)
  * offset lands on; beq is taken for 0, and its probe fires only when it
  * is; bl goes back to kst_add1() (a negative offset) and links.
  */
+	.macro	kst_thumb_b name, b
 	.thumb_func
-SYM_FUNC_START(kst_insn_t16_b)
-.Lt16_b:
-	b.n	1f
+SYM_FUNC_START(kst_insn_\name)
+.L\name:
+	\b	1f
 	adds	r0, r0, #1
 	adds	r0, r0, #1
 1:	adds	r0, r0, #100
 	bx	lr
-SYM_FUNC_END(kst_insn_t16_b)
+SYM_FUNC_END(kst_insn_\name)
+	.endm
 
+	.macro	kst_thumb_beq name, beq
 	.thumb_func
-SYM_FUNC_START(kst_insn_t16_beq)
+SYM_FUNC_START(kst_insn_\name)
 	cmp	r0, #0
-.Lt16_beq:
-	beq.n	1f
+.L\name:
+	\beq	1f
 	adds	r0, r0, #100
 	bx	lr
 1:	adds	r0, r0, #1
 	bx	lr
-SYM_FUNC_END(kst_insn_t16_beq)
+SYM_FUNC_END(kst_insn_\name)
+	.endm
 
-	.thumb_func
-SYM_FUNC_START(kst_insn_t32_b)
-.Lt32_b:
-	b.w	1f
-	adds	r0, r0, #1
-	adds	r0, r0, #1
-1:	adds	r0, r0, #100
-	bx	lr
-SYM_FUNC_END(kst_insn_t32_b)
-
-	.thumb_func
-SYM_FUNC_START(kst_insn_t32_beq)
-	cmp	r0, #0
-.Lt32_beq:
-	beq.w	1f
-	adds	r0, r0, #100
-	bx	lr
-1:	adds	r0, r0, #1
-	bx	lr
-SYM_FUNC_END(kst_insn_t32_beq)
+	kst_thumb_b	t16_b, b.n
+	kst_thumb_b	t32_b, b.w
+	kst_thumb_beq	t16_beq, beq.n
+	kst_thumb_beq	t32_beq, beq.w
 
 	.thumb_func
 SYM_FUNC_START(kst_insn_t32_bl)
