@@ -48,7 +48,7 @@ step_kind() {
 	if grep -qv -e '^tools/testing/selftests/' -e '^Documentation/' <<<"$paths"; then
 		# An interrupted build may have deleted the objects it was
 		# writing: their absence says nothing then.
-		if [ -f "$2/.kprobes-building" ]; then
+		if build_interrupted "$2"; then
 			echo kernel
 			return
 		fi

@@ -258,10 +258,16 @@ tests_tree() {
 # build in a build directory $1 is between these two: the first removes
 # what an interrupted build wrote (not .config, written whole by a
 # rename), and marks the directory as being built until the second.
+# Whether the last build in directory $1 was interrupted: it may have
+# deleted the objects it was writing.
+build_interrupted() {
+	[ -f "$1/.kprobes-building" ]
+}
+
 build_begin() {
 	local building=$1/.kprobes-building
 
-	if [ -f "$building" ]; then
+	if build_interrupted "$1"; then
 		say "   the last build in $1 was interrupted: removing what it wrote"
 		find "$1" -newer "$building" ! -type d ! -path "$1/.config" -delete
 	fi
