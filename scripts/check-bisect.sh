@@ -46,14 +46,8 @@ step_kind() {
 
 	paths=$(git -C "$src" diff --name-only "$1^" "$1")
 	if grep -qv -e '^tools/testing/selftests/' -e '^Documentation/' <<<"$paths"; then
-		# An interrupted build may have deleted the objects it was
-		# writing: their absence says nothing then.
-		if build_interrupted "$2"; then
-			echo kernel
-			return
-		fi
 		while read -r path; do
-			if [[ $path != *.[cS] ]] || [ -f "$2/${path%.?}.o" ]; then
+			if [[ $path != *.[cS] ]] || maybe_compiled "$2" "$path"; then
 				echo kernel
 				return
 			fi

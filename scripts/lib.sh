@@ -264,6 +264,13 @@ build_interrupted() {
 	[ -f "$1/.kprobes-building" ]
 }
 
+# Whether kernel file $2 (.c or .S) may be compiled in build directory
+# $1: it has an object there, or the last build there was interrupted
+# and may have deleted it.
+maybe_compiled() {
+	build_interrupted "$1" || [ -f "$1/${2%.?}.o" ]
+}
+
 build_begin() {
 	local building=$1/.kprobes-building
 

@@ -165,7 +165,7 @@ compiled_here() {
 	local path
 
 	while read -r path; do
-		[[ $path == *.[cS] ]] && [ ! -f "$obj/${path%.?}.o" ] || return 0
+		[[ $path == *.[cS] ]] && ! maybe_compiled "$obj" "$path" || return 0
 	done < <(git -C "$src" diff --name-only "$1^" "$1")
 	return 1
 }
@@ -283,7 +283,7 @@ while IFS=$'\t' read -r name path old new config; do
 	[ $# -eq 0 ] || printf '%s\n' "$@" | grep -x -- "$name" >/dev/null || continue
 	# The test modules build in the source tree, which the baseline build
 	# above just made this architecture's.
-	[[ $path != *.c || -e $obj/${path%.c}.o || -e $src/${path%.c}.o ]] || continue
+	[[ $path != *.c || -e $src/${path%.c}.o ]] || maybe_compiled "$obj" "$path" || continue
 	# Code an #ifdef of the .config leaves out cannot make a difference.
 	if [ -n "$config" ]; then
 		want=y have=n
