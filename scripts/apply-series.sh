@@ -26,7 +26,7 @@ is_fix() {
 }
 
 mapfile -t patches < <(series_patches)
-[ ${#patches[@]} -gt 0 ] || die "no patches in $PATCH_DIR: run scripts/gen-series.sh"
+[ ${#patches[@]} -gt 0 ] || die "no patches in $PATCH_DIR: run scripts/series/gen-series.sh"
 if [ -n "${NO_FIXES:-}" ]; then
 	for i in "${!patches[@]}"; do
 		! is_fix "${patches[$i]}" || unset "patches[$i]"
@@ -106,7 +106,7 @@ apply_to_pristine_tree() {
 	   ! git -C "$work/linux" am -q "${patches[@]}" >"$work/am.log" 2>&1; then
 		cat "$work/am.log" >&2
 		rm -rf "$work"
-		die "the $KERNEL series does not apply to its pristine tree: run scripts/gen-series.sh"
+		die "the $KERNEL series does not apply to its pristine tree: run scripts/series/gen-series.sh"
 	fi
 	tip=$(git -C "$work/linux" rev-parse HEAD)
 	git -C "$LINUX_REPO" fetch -q "$work/linux" "$tip"

@@ -14,7 +14,7 @@
                        OUTDIR: "survived" (a clean run), "killed CASES"
                        (named cases failed), "crashed WHERE" (the guest
                        died or hung, or the run failed otherwise: a
-                       program, a kernel report), for scripts/mutate.sh,
+                       program, a kernel report), for scripts/measure/mutate.sh,
                        for a mutant or a reverted fix
 
 A run is clean when every case planned has a result and none failed, the
@@ -129,7 +129,7 @@ class Run:
         self.deaths = {}        # console report -> the fix it may mean
         self.kunit = None       # KUnit's suites by depth, once its KTAP began
         self.kunit_plans = {}   # depth -> [suite, planned, results so far]
-        self.kunit_disabled = False     # kunit.enable=0 (scripts/mutate.sh)
+        self.kunit_disabled = False     # kunit.enable=0 (scripts/measure/mutate.sh)
         self.pass_at = (0, 0)   # where this pass's tap lines and cases begin
         self.live = None        # the pass as the console showed it, while
                                 # the guest prints its saved output again

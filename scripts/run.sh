@@ -30,7 +30,7 @@
 #                  without "x86/ftrace: Call an ftrace_ops callback at an
 #                  odd address", before any selftest could run (the
 #                  selftests then die in their first kprobe on ftrace)
-#   --coverage     gcov of the kprobes code (scripts/coverage.sh): line
+#   --coverage     gcov of the kprobes code (scripts/measure/coverage.sh): line
 #                  and branch coverage per file in OUT/ARCH-coverage/
 #                  coverage.txt, and with lcov an HTML report beside it
 #
@@ -108,7 +108,7 @@ need_space "$out" 64
 phase_done "packages"
 src=$("$TOP/scripts/apply-series.sh" "$kernel_tree")
 # shellcheck disable=SC2086 # a list of labels
-[ -z "$coverage" ] || "$TOP/scripts/coverage.sh" instrument "$src" $arches
+[ -z "$coverage" ] || "$TOP/scripts/measure/coverage.sh" instrument "$src" $arches
 # A stable kernel runs the newest selftests and samples, as farms do.
 TESTS_TREE=$(tests_tree "$src")
 export TESTS_TREE
@@ -229,7 +229,7 @@ for arch_label in $arches; do
 		start=$SECONDS rc=0
 		"$TOP/scripts/boot.sh" "$arch" "$obj" "$obj/initramfs.cpio" "$outdir" "$label" || rc=$?
 		[ -z "$coverage" ] ||
-			"$TOP/scripts/coverage.sh" report "$arch_label" "$src" "$obj" "$outdir" || rc=1
+			"$TOP/scripts/measure/coverage.sh" report "$arch_label" "$src" "$obj" "$outdir" || rc=1
 		printf '%6d s  %s\n' $((SECONDS - start)) "$label: boot and test" >"$outdir/time"
 		exit "$rc"
 	) &

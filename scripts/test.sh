@@ -47,34 +47,34 @@ mapfile -t backports < <(known_kernels | grep -vx "$upstream")
 # shellcheck disable=SC2046 # a list of architectures
 gate "install the packages" env EXTRA_PACKAGES="shellcheck sparse python3-sphinx lava-dispatcher" \
 	"$TOP/scripts/install-deps.sh" $(known_arches)
-gate "shellcheck" shellcheck -x "$TOP"/scripts/*.sh "$TOP"/scripts/arch/*.conf \
+gate "shellcheck" shellcheck -x "$TOP"/scripts/*.sh "$TOP"/scripts/*/*.sh "$TOP"/scripts/arch/*.conf \
 	"$TOP"/scripts/kernel/*.conf "$TOP"/scripts/guest/init "$TOP"/scripts/guest/lava-init \
 	"$TOP"/scripts/guest/ktap-lava "$TOP/.ci/run"
-gate "the series are up to date" "$TOP/scripts/check-series.sh"
-gate "checkpatch --strict, every series" "$TOP/scripts/check-patches.sh"
-gate "the documentation builds without warnings" env KERNEL="$upstream" "$TOP/scripts/check-docs.sh"
+gate "the series are up to date" "$TOP/scripts/ci/check-series.sh"
+gate "checkpatch --strict, every series" "$TOP/scripts/ci/check-patches.sh"
+gate "the documentation builds without warnings" env KERNEL="$upstream" "$TOP/scripts/ci/check-docs.sh"
 # Before the QEMU run: it builds the base and each patch in the same
 # build directories, and leaves them at the tip.
 # shellcheck disable=SC2086 # a list of labels
 gate "$upstream: every patch builds on its own (bisect): ${BISECT_LABELS// /, }" \
-	env KERNEL="$upstream" "$TOP/scripts/check-bisect.sh" $BISECT_LABELS
+	env KERNEL="$upstream" "$TOP/scripts/ci/check-bisect.sh" $BISECT_LABELS
 gate "$upstream: in QEMU: $TEST_LABELS" \
 	"$TOP/scripts/run.sh" --kernel "$upstream" --arch "${TEST_LABELS// /,}" --out "$out/$upstream"
 # Right after the QEMU run, whose builds and summaries it takes: a farm's
 # way (the kselftest tarball under LAVA) must give the runner's verdicts.
 for arch in $LAVA_LABELS; do
 	gate "$upstream: LAVA (lava-run) runs the kselftest tarball, the runner's verdicts ($arch)" \
-		"$TOP/scripts/check-lava.sh" --kernel "$upstream" --arch "$arch" \
+		"$TOP/scripts/ci/check-lava.sh" --kernel "$upstream" --arch "$arch" \
 		--summary "$out/$upstream/$arch/summary.json" --out "$out/lava"
 done
 # shellcheck disable=SC2046 # a list of architectures
 gate "$upstream: defconfig + make kselftest-merge keeps kprobes/config, every architecture" \
-	env KERNEL="$upstream" "$TOP/scripts/check-kselftest-merge.sh" $(known_arches)
+	env KERNEL="$upstream" "$TOP/scripts/ci/check-kselftest-merge.sh" $(known_arches)
 # Proves the mutation tool still works: one mutant per area (registration
 # checks, kretprobe misses, kprobes/list, x86's ftrace path, the sample),
-# each killed by a named case. The whole gate is scripts/mutate.sh.
+# each killed by a named case. The whole gate is scripts/measure/mutate.sh.
 gate "$upstream: the mutation tool, a mutant per area ($MUTANTS_LABEL)" \
-	env KERNEL="$upstream" "$TOP/scripts/mutate.sh" --arch "$MUTANTS_LABEL" --out "$out/mutants" \
+	env KERNEL="$upstream" "$TOP/scripts/measure/mutate.sh" --arch "$MUTANTS_LABEL" --out "$out/mutants" \
 	reg-blacklist-ignored kretprobe-rethook-miss-not-counted list-no-disabled \
 	x86-ftrace-pre-return-ignored stats-int-as-long
 for kernel in "${backports[@]}"; do
@@ -93,8 +93,8 @@ gate "$upstream: debug kernel, soak: suite x5, module load/unload x100, kmemleak
 	--out "$out/$upstream-debug"
 # shellcheck disable=SC2046 # a list of architectures
 gate "$upstream: W=1 and sparse on the new kernel code, selftest programs without warnings" \
-	env KERNEL="$upstream" "$TOP/scripts/check-build.sh" $(known_labels)
-gate "the runner fails loudly and leaves no QEMU behind" "$TOP/scripts/check-runner.sh"
+	env KERNEL="$upstream" "$TOP/scripts/ci/check-build.sh" $(known_labels)
+gate "the runner fails loudly and leaves no QEMU behind" "$TOP/scripts/ci/check-runner.sh"
 
 # The results of every guest and the time of every gate, last, for whoever
 # reads the end of the log; the mutants' guests fail on purpose.

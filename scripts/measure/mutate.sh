@@ -25,8 +25,8 @@
 # red. The fixes are the series' patches with a Fixes: tag or a Cc:
 # stable; REGEX picks them by subject.
 #
-# Usage: KERNEL=7.3 scripts/mutate.sh [--arch ARCH[-VARIANT]] [--out DIR] [--check] [NAME...]
-#        KERNEL=7.3 scripts/mutate.sh --fixes [--arch ARCH[-VARIANT]] [--out DIR] [REGEX...]
+# Usage: KERNEL=7.3 scripts/measure/mutate.sh [--arch ARCH[-VARIANT]] [--out DIR] [--check] [NAME...]
+#        KERNEL=7.3 scripts/measure/mutate.sh --fixes [--arch ARCH[-VARIANT]] [--out DIR] [REGEX...]
 #   (default: x86_64, out/mutants/<kernel>-<arch> or out/fixes/<kernel>-<arch>,
 #   every mutant or fix)
 #   --check  only checks that each mutant applies, then restores the tree
@@ -36,8 +36,8 @@
 # non-zero if one survived or was invalid. With --fixes: red (killed or
 # crashed, and how) or green per fix; non-zero if one stayed green.
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 arch=$DEFAULT_LABEL
 out=

@@ -6,12 +6,12 @@
 # test modules inside), the runner's initramfs.cpio and manifest.json
 # (kernel release, architecture, config fragments, sha256 of each file).
 #
-# Usage: scripts/artefacts.sh [--kernel K] --arch ARCH[-VARIANT] --out DIR [--build BUILD_DIR]
+# Usage: scripts/farm/artefacts.sh [--kernel K] --arch ARCH[-VARIANT] --out DIR [--build BUILD_DIR]
 #   writes DIR/<K>/<label>/; BUILD_DIR defaults to the runner's
 #   ~/.cache/kprobes-selftests/build-<K>/<label>, which is only read.
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 usage() {
 	sed -n 's/^# \{0,1\}//; 3,11p' "$0"

@@ -12,12 +12,12 @@
 # it as scripts/run.sh does (a defconfig kernel with every target's
 # options: a long cold build, so not a gate of scripts/test.sh).
 #
-# Usage: [KERNEL=K] scripts/check-kselftest-merge.sh [--boot] [ARCH...]  (default: x86_64)
+# Usage: [KERNEL=K] scripts/ci/check-kselftest-merge.sh [--boot] [ARCH...]  (default: x86_64)
 # The configs and builds stay in <cache>/build-<K>/kselftest-merge-<arch>/,
 # the results of --boot in out/kselftest-merge/<arch>/.
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 boot=0
 if [ "${1:-}" = --boot ]; then

@@ -3,9 +3,9 @@
 """LAVA jobs for the kprobes kselftest, and their results against the runner's.
 
   job ARTEFACTS GUEST_TAR OUTDIR   write OUTDIR/device.yaml and OUTDIR/job.yaml
-                                   for the artefacts of scripts/artefacts.sh;
+                                   for the artefacts of scripts/farm/artefacts.sh;
                                    the architecture's data comes from the
-                                   environment (scripts/lava-job.sh exports
+                                   environment (scripts/farm/lava-job.sh exports
                                    scripts/arch/<arch>.conf)
   validate JOB                     check JOB as a LAVA server does on
                                    submission (lava-run does not)
@@ -28,7 +28,9 @@ import sys
 
 import yaml
 
-from results import PROBLEM_RE  # what the runner takes for a kernel problem
+# The runner's results.py is in scripts/, one level up.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from results import PROBLEM_RE  # noqa: E402 (what the runner takes for a kernel problem)
 
 DEFINITION = "kprobes"
 COLLECTION = "kprobes"      # run_kselftest.sh -c kprobes: "selftests: kprobes: test_x"

@@ -6,12 +6,12 @@
 # and user.email. Refuses without them. The mails keep the To: and Cc:
 # that get_maintainer.pl gave; send them with git send-email or b4.
 #
-# Usage: scripts/export-series.sh [--out DIR] [NN-NAME...]
+# Usage: scripts/series/export-series.sh [--out DIR] [NN-NAME...]
 #   (default DIR: out/export)
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
-# shellcheck source=../series/series.conf
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source=../../series/series.conf
 . "$TOP/series/series.conf"
 
 usage() {

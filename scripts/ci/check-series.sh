@@ -1,13 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Fails when patches/ or lts/ is not what scripts/gen-series.sh makes
+# Fails when patches/ or lts/ is not what scripts/series/gen-series.sh makes
 # from the sources today (someone edited a source and forgot to
 # regenerate), when a submission in patches/ does not apply alone with
 # git am to its base, or when a mail's To: and Cc: are not what the
 # base tree's get_maintainer.pl prints for it.
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+[ $# = 0 ] || die "usage: $0 (no arguments)"
 
 # What gen-series.sh reads: the series' sources, patches/ and lts/ as
 # committed, the scripts it runs, git (whose version format-patch
@@ -18,7 +19,7 @@ inputs_key() {
 
 	(cd "$TOP" && git ls-files --cached --others --exclude-standard -z -- \
 		Documentation samples selftests series patches lts scripts/kernel \
-		scripts/gen-series.sh scripts/recipients.py scripts/prepare-tree.sh \
+		scripts/series/gen-series.sh scripts/series/recipients.py scripts/prepare-tree.sh \
 		scripts/lib.sh "$0" |
 		xargs -0 sha256sum 2>&1) || true
 	git --version
@@ -79,12 +80,12 @@ fi
 fresh=$(mktemp -d /tmp/kprobes-series-check.XXXXXX)
 trap 'rm -rf "$fresh"' EXIT
 status=0
-"$TOP/scripts/split-selftests.sh" --check || status=1
-"$TOP/scripts/gen-series.sh" "$fresh" >/dev/null
+"$TOP/scripts/series/split-selftests.sh" --check || status=1
+"$TOP/scripts/series/gen-series.sh" "$fresh" >/dev/null
 for dir in patches lts; do
 	if ! diff -ru "$TOP/$dir" "$fresh/$dir" >"$fresh/diff"; then
 		head -n 40 "$fresh/diff"
-		say "$dir/ is stale: run scripts/gen-series.sh and commit the result"
+		say "$dir/ is stale: run scripts/series/gen-series.sh and commit the result"
 		status=1
 	fi
 done
@@ -94,7 +95,7 @@ base_maintainers "$fresh/base"
 for dir in "$TOP"/patches/[0-9][0-9]-*/; do
 	dir=${dir%/}
 	applies_alone "$dir" "$fresh" || status=1
-	"$TOP/scripts/recipients.py" check "$fresh/base" "$dir" || status=1
+	"$TOP/scripts/series/recipients.py" check "$fresh/base" "$dir" || status=1
 done
 [ $status -eq 0 ] || die "the series are not what the sources and the base make (above)"
 record_pass "$passed" "$key"

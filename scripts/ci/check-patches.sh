@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Runs the kernel's checkpatch.pl --strict on every patch of every
 # kernel's series, with that kernel's checkpatch: the upstream
-# submissions as scripts/export-series.sh makes them to be sent (signed
+# submissions as scripts/series/export-series.sh makes them to be sent (signed
 # off by a throw-away identity that exists only for this check), the
 # stable kernels' test series as committed (no sign-off: they are not
 # sent). Fails on any error, warning or check, with two exceptions that
@@ -15,8 +15,9 @@
 # and the false positives that series/checkpatch-exceptions names, each
 # for one patch, with why.
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+[ $# = 0 ] || die "usage: $0 (no arguments)"
 
 # True when MAINTAINERS (file $1) has an F: pattern covering path $2.
 maintained() {
@@ -35,14 +36,14 @@ exported=$(mktemp -d /tmp/kprobes-export.XXXXXX)
 trap 'rm -rf "$exported"' EXIT
 # Without an identity, the export refuses and writes nothing.
 if GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 \
-	"$TOP/scripts/export-series.sh" --out "$exported/none" >/dev/null 2>&1 ||
+	"$TOP/scripts/series/export-series.sh" --out "$exported/none" >/dev/null 2>&1 ||
 	[ -e "$exported/none" ]; then
-	say "   scripts/export-series.sh did not refuse to export without a git identity"
+	say "   scripts/series/export-series.sh did not refuse to export without a git identity"
 	status=1
 fi
 printf '[user]\n\tname = Export Check\n\temail = export-check@invalid\n' >"$exported/gitconfig"
 GIT_CONFIG_GLOBAL=$exported/gitconfig GIT_CONFIG_NOSYSTEM=1 \
-	"$TOP/scripts/export-series.sh" --out "$exported" >/dev/null
+	"$TOP/scripts/series/export-series.sh" --out "$exported" >/dev/null
 for kernel in $(known_kernels); do
 	load_kernel "$kernel"
 	KERNEL=$kernel "$TOP/scripts/prepare-tree.sh"

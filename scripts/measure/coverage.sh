@@ -5,18 +5,18 @@
 # record (scripts/arch/<arch>.conf), read from /sys/kernel/debug/gcov in
 # the guest after the suite.
 #
-# Usage: scripts/coverage.sh instrument SRC LABEL...
+# Usage: scripts/measure/coverage.sh instrument SRC LABEL...
 #          has kbuild compile each file of the labels with gcov: a
 #          "GCOV_PROFILE_<file>.o := y" line in its directory's Makefile,
 #          an uncommitted change (scripts/apply-series.sh undoes it)
-#        scripts/coverage.sh report LABEL SRC BUILD_DIR OUT_DIR
+#        scripts/measure/coverage.sh report LABEL SRC BUILD_DIR OUT_DIR
 #          takes the counters out of OUT_DIR/console.log, prints line and
 #          branch coverage per file (a Markdown table) into
 #          OUT_DIR/coverage.txt, and, with lcov installed, an HTML report
 #          into OUT_DIR/coverage/
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 # The core's files, on every architecture.
 CORE_FILES="kernel/kprobes.c kernel/trace/rethook.c lib/objpool.c"

@@ -5,7 +5,7 @@
 # are the runner's: same cases, same verdicts (its summary.json).
 # artefacts -> job -> LAVA's schema check -> lava-run -> comparison.
 #
-# Usage: scripts/check-lava.sh [--kernel K] --arch ARCH[-VARIANT] [options]   (as root)
+# Usage: scripts/ci/check-lava.sh [--kernel K] --arch ARCH[-VARIANT] [options]   (as root)
 #   --build DIR      build directory (default: the runner's, in the cache)
 #   --artefacts DIR  take the artefacts in DIR/<K>/<label> as they are
 #                    (default: write them from the build to OUT/artefacts)
@@ -17,8 +17,8 @@
 # LAVA job that fails or does not finish (a guest that dies), or a case
 # whose verdict differs.
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 usage() {
 	sed -n 's/^# \{0,1\}//; 3,18p' "$0"
@@ -56,12 +56,12 @@ mkdir -p "$dir"
 if [ -z "$artefacts" ]; then
 	artefacts=$out/artefacts
 	say "== $label: artefacts ($artefacts/$KERNEL/$label)"
-	"$TOP/scripts/artefacts.sh" --kernel "$KERNEL" --arch "$label" --out "$artefacts" ${build:+--build "$build"}
+	"$TOP/scripts/farm/artefacts.sh" --kernel "$KERNEL" --arch "$label" --out "$artefacts" ${build:+--build "$build"}
 fi
 say "== $label: LAVA job ($dir/job.yaml)"
-"$TOP/scripts/lava-job.sh" --kernel "$KERNEL" --arch "$label" --artefacts "$artefacts" --out "$dir"
+"$TOP/scripts/farm/lava-job.sh" --kernel "$KERNEL" --arch "$label" --artefacts "$artefacts" --out "$dir"
 [ -z "$job" ] || cp "$job" "$dir/job.yaml"
-"$TOP/scripts/lava.py" validate "$dir/job.yaml"
+"$TOP/scripts/farm/lava.py" validate "$dir/job.yaml"
 
 # lava-run writes its log, results included, to stderr only.
 say "== $label: lava-run (log: $dir/job.log)"
@@ -75,5 +75,5 @@ say "   lava-run exit $status after $((SECONDS - start)) s"
 # lava-run exits 0 on some failures (a test step that fails, a guest that
 # is gone): the job's result, the test's and the cases decide.
 say "== $label: LAVA against $summary"
-"$TOP/scripts/lava.py" compare "$dir/job.log" "$summary" | tee "$dir/compare.txt" ||
+"$TOP/scripts/farm/lava.py" compare "$dir/job.log" "$summary" | tee "$dir/compare.txt" ||
 	die "LAVA does not confirm the runner's results (above; LAVA log: $dir/job.log)"

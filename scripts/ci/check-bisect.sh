@@ -22,11 +22,19 @@
 # again (BUILD_ROOT/bisect-verified-ARCH): a run rebuilds only the steps
 # of the patches that changed and of those after them.
 #
-# Usage: scripts/check-bisect.sh [ARCH[-VARIANT]...]
+# Usage: scripts/ci/check-bisect.sh [ARCH[-VARIANT]...]
 #   (default: every architecture and variant, as run.sh --arch all)
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+# The labels first: a misspelt one stops the run before the tree changes.
+arches=("$@")
+[ ${#arches[@]} -gt 0 ] || mapfile -t arches < <(known_labels)
+for arch in "${arches[@]}"; do
+	[[ $arch != -* ]] || die "unknown option '$arch' (usage: $0 [ARCH[-VARIANT]...])"
+	(load_label "$arch") || exit 2
+done
 
 src=$("$TOP/scripts/apply-series.sh")
 tip=$(git -C "$src" rev-parse HEAD)
@@ -36,7 +44,7 @@ mapfile -t commits < <(git -C "$src" rev-list --reverse "$PRISTINE_TAG..$tip")
 mapfile -t kernel_files < <(git -C "$src" diff --name-only "$PRISTINE_TAG" "$tip" -- '*.c' |
 	grep -v -e '^samples/' -e '^tools/' || true)
 trap 'git -C "$src" checkout -q --detach "$tip"' EXIT
-sparse=$("$TOP/scripts/sparse.sh" "$src")
+sparse=$("$TOP/scripts/ci/sparse.sh" "$src")
 
 # What step $1 needs built in build directory $2: kernel, kselftest,
 # nothing, or "unused" when it changes only C or assembler files not
@@ -121,11 +129,8 @@ tool_key() {
 	} | sha1sum | cut -c1-16
 }
 
-arches=("$@")
-[ ${#arches[@]} -gt 0 ] || mapfile -t arches < <(known_labels)
 status=0
 for arch in "${arches[@]}"; do
-	(load_label "$arch") || exit 2
 	load_arch "${arch%%-*}"
 	obj=$BUILD_ROOT/$arch
 	log=$BUILD_ROOT/bisect-$arch.log

@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Checks that the runner fails loudly and cleans up: bad arguments, an
-# unknown ARCH or kernel, a missing package when not root, a full disk, a guest that
-# hangs and a kernel that panics each give a clear error and a non-zero
-# exit, a guest that dies in a case is reported with the fix the case
+# Checks that the runner fails loudly and cleans up: bad arguments (the
+# runner's, the gates' and gen-series.sh's, refused before any tree
+# changes), an unknown ARCH or kernel, a missing package when not root,
+# a full disk, a guest that hangs and a kernel that panics each give a
+# clear error and a non-zero exit, a guest that dies in a case is reported with the fix the case
 # names, a result line the console cut takes its verdict from the pass's
 # saved output, and no QEMU is left running, even when the runner is
 # killed; a hung guest's registers are kept.
@@ -11,10 +12,10 @@
 # needed, so that a later run.sh finds it its own and builds nothing);
 # the hung guest's registers are read as x86's (RIP).
 #
-# Usage: scripts/check-runner.sh
+# Usage: scripts/ci/check-runner.sh
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 label=x86_64
 tmp=$(mktemp -d /tmp/kprobes-check-runner.XXXXXX)
@@ -79,6 +80,28 @@ if [ "$(id -u)" = 0 ] && mkdir -p "$tmp/full" && mount -t tmpfs -o size=32m tmpf
 	umount "$tmp/full"
 else
 	say "skip  full-disk: needs root to mount a small tmpfs"
+fi
+
+# The gates and the series tools refuse bad arguments before they touch
+# the cached tree (check-bisect once applied the series, then died).
+series_state() { stat -c '%n %y' "$CACHE_DIR"/linux-*.series 2>/dev/null || true; }
+before=$(series_state)
+expect_failure bisect-unknown-option "unknown option '--bogus'" \
+	"$TOP/scripts/ci/check-bisect.sh" --bogus
+expect_failure bisect-unknown-arch "unknown ARCH 'sparc'" "$TOP/scripts/ci/check-bisect.sh" sparc
+expect_failure build-no-arch "usage:" "$TOP/scripts/ci/check-build.sh"
+expect_failure build-unknown-variant "unknown variant in 'arm-thumb3'" \
+	"$TOP/scripts/ci/check-build.sh" arm-thumb3
+for gate in check-docs check-patches check-series; do
+	expect_failure "$gate-argument" "(no arguments)" "$TOP/scripts/ci/$gate.sh" x86_64
+done
+expect_failure base-not-a-tree "is not a git tree" "$TOP/scripts/ci/check-base.sh" "$tmp/no-such-tree"
+expect_failure gen-series-option "usage:" "$TOP/scripts/series/gen-series.sh" --bogus
+if [ "$(series_state)" = "$before" ]; then
+	say "ok    bad-arguments-change-nothing: the cached trees' series are as they were"
+else
+	say "FAIL  bad-arguments-change-nothing: a refused command applied a series"
+	failed=1
 fi
 
 say "   a console that ends in a crash"

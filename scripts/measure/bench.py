@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Turns the "# bench,..." lines of scripts/bench.sh's runs into results.
+"""Turns the "# bench,..." lines of scripts/measure/bench.sh's runs into results.
 
   bench.py OUTDIR [--icount]
 

@@ -4,7 +4,7 @@
 # it) to run selftests/kprobes/kprobes_bench instead of the tests, several
 # times, and turns the figures into tables, JSON, CSV and a plot.
 #
-# Usage: scripts/bench.sh [--arch ARCH[,ARCH...]|all] [--runs N] [--icount]
+# Usage: scripts/measure/bench.sh [--arch ARCH[,ARCH...]|all] [--runs N] [--icount]
 #                         [--calls N] [--batch-sizes LIST] [--out DIR]
 #   --arch         x86_64 (default), the architectures below, or all
 #   --runs         boots per architecture (default 5); the hit figures
@@ -18,8 +18,8 @@
 #
 # Figures from QEMU (TCG) are the cost of emulated code, not of hardware.
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 usage() {
 	sed -n 's/^# \{0,1\}//; 3,19p' "$0"
@@ -89,5 +89,5 @@ for arch in $arches; do
 		fi
 	done
 done
-"$TOP/scripts/bench.py" "$out" ${icount:+--icount} || status=1
+"$TOP/scripts/measure/bench.py" "$out" ${icount:+--icount} || status=1
 exit $status

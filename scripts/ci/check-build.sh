@@ -7,13 +7,18 @@
 # programs anew with the architecture's compiler, and fails on a warning
 # there too: 32-bit compilers warn where 64-bit ones do not.
 #
-# Usage: scripts/check-build.sh ARCH[-VARIANT]...
+# Usage: scripts/ci/check-build.sh ARCH[-VARIANT]...
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
+[ $# -gt 0 ] || die "usage: $0 ARCH[-VARIANT]..."
+for label in "$@"; do
+	[[ $label != -* ]] || die "unknown option '$label' (usage: $0 ARCH[-VARIANT]...)"
+	(load_label "$label") || exit 2
+done
 src=$("$TOP/scripts/apply-series.sh")
-sparse=$("$TOP/scripts/sparse.sh" "$src")
+sparse=$("$TOP/scripts/ci/sparse.sh" "$src")
 passed=$BUILD_ROOT/check-build-passed
 status=0
 for label in "$@"; do

@@ -6,10 +6,10 @@
 # Debian unstable, whose sparse knows what newer kernels use
 # (__typeof_unqual__ in 7.3).
 #
-# Usage: scripts/sparse.sh KERNEL_TREE
+# Usage: scripts/ci/sparse.sh KERNEL_TREE
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 [ $# -eq 1 ] || die "usage: $0 KERNEL_TREE"
 valid() {

@@ -4,27 +4,27 @@
 # its files grow from part to part (Makefile, .gitignore, README,
 # test_modules/Makefile, kst_cases.h, kst_steps.h, kst_insn.h). They are
 # in no .files list: each part's .diff adds its lines, and
-# scripts/selftest-stages.py says which part adds each line. This script
+# scripts/series/selftest-stages.py says which part adds each line. This script
 # rewrites the parts' .diff files from the files as they are in
-# selftests/kprobes; scripts/gen-series.sh runs it first.
+# selftests/kprobes; scripts/series/gen-series.sh runs it first.
 #
-# Usage: scripts/split-selftests.sh [--check]
+# Usage: scripts/series/split-selftests.sh [--check]
 #   --check   change nothing; fail if a part's .diff is not what it
 #             would write
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 check=
 case ${1:-} in
 --check) check=1 ;;
 '') ;;
-*) die "usage: scripts/split-selftests.sh [--check]" ;;
+*) die "usage: scripts/series/split-selftests.sh [--check]" ;;
 esac
 
 diffs=$(mktemp -d /tmp/kprobes-stages.XXXXXX)
 trap 'rm -rf "$diffs"' EXIT
-python3 "$TOP/scripts/selftest-stages.py" "$TOP" "$diffs" >/dev/null
+python3 "$TOP/scripts/series/selftest-stages.py" "$TOP" "$diffs" >/dev/null
 mapfile -t parts < <(find "$TOP/series" -maxdepth 1 -name '[0-9]*-selftests-*.msg' \
 	-printf '%f\n' | sed 's/\.msg$//' | LC_ALL=C sort)
 stale=0
@@ -56,5 +56,5 @@ for i in "${!parts[@]}"; do
 		put "$TOP/series/$part.diff" <"$diffs/$stage.diff"
 	fi
 done
-[ $stale = 0 ] || die "the selftest parts are stale: run scripts/gen-series.sh"
+[ $stale = 0 ] || die "the selftest parts are stale: run scripts/series/gen-series.sh"
 [ -n "$check" ] || say "== wrote the .diff files of ${#parts[@]} selftest parts"

@@ -9,12 +9,15 @@
 # upstream git tree, it compares them with the release's and fails on
 # any difference.
 #
-# Usage: scripts/check-base.sh [UPSTREAM_GIT_TREE]
+# Usage: scripts/ci/check-base.sh [UPSTREAM_GIT_TREE]
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
+[ $# -le 1 ] || die "usage: $0 [UPSTREAM_GIT_TREE]"
 upstream=${1:-}
+[ -z "$upstream" ] || git -C "$upstream" rev-parse -q --verify HEAD >/dev/null 2>&1 ||
+	die "$upstream is not a git tree"
 "$TOP/scripts/prepare-tree.sh"
 mapfile -t patches < <(series_patches)
 # Files the series changes that the base has (new files need no context).

@@ -4,8 +4,9 @@
 # setup (make htmldocs SPHINXDIRS=...) and fails on any warning in a file
 # the series touches. Warnings elsewhere are the base tree's own.
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+[ $# = 0 ] || die "usage: [KERNEL=K] $0 (no arguments)"
 
 src=$("$TOP/scripts/apply-series.sh")
 mapfile -t patches < <(series_patches)

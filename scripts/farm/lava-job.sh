@@ -1,16 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Writes a LAVA device and job for the artefacts of scripts/artefacts.sh,
+# Writes a LAVA device and job for the artefacts of scripts/farm/artefacts.sh,
 # from scripts/arch/<arch>.conf: the QEMU device, the deploy of kernel,
 # initramfs, modules and kselftest tarball (file:// URLs), the boot, and a
 # test that runs run_kselftest.sh -c kprobes, one LAVA case per KTAP line.
 #
-# Usage: scripts/lava-job.sh [--kernel K] --arch ARCH[-VARIANT] --artefacts DIR --out OUTDIR
-#   DIR as given to scripts/artefacts.sh --out; writes OUTDIR/device.yaml,
+# Usage: scripts/farm/lava-job.sh [--kernel K] --arch ARCH[-VARIANT] --artefacts DIR --out OUTDIR
+#   DIR as given to scripts/farm/artefacts.sh --out; writes OUTDIR/device.yaml,
 #   OUTDIR/job.yaml and OUTDIR/guest.tar (the guest's /init and ktap-lava)
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 usage() {
 	sed -n 's/^# \{0,1\}//; 3,10p' "$0"
@@ -33,7 +33,7 @@ done
 if [ -z "$label" ] || [ -z "$artefacts" ] || [ -z "$out" ]; then usage 2; fi
 load_label "$label"
 dir=$artefacts/$KERNEL/$label
-[ -f "$dir/manifest.json" ] || die "$dir/manifest.json is missing: run scripts/artefacts.sh --kernel $KERNEL --arch $label --out $artefacts"
+[ -f "$dir/manifest.json" ] || die "$dir/manifest.json is missing: run scripts/farm/artefacts.sh --kernel $KERNEL --arch $label --out $artefacts"
 mkdir -p "$out"
 
 # What LAVA puts over the runner's initramfs: a shell as /init, and the
@@ -49,4 +49,4 @@ tar -cf "$out/guest.tar" --owner=0 --group=0 --numeric-owner -C "$stage" init us
 "$TOP/scripts/build-qemu.sh" "$ARCH_NAME"
 QEMU=$(qemu_binary)
 export ARCH_NAME DEB_ARCH QEMU QEMU_ARGS CONSOLE BOOT_TIMEOUT
-"$TOP/scripts/lava.py" job "$dir" "$out/guest.tar" "$out"
+"$TOP/scripts/farm/lava.py" job "$dir" "$out/guest.tar" "$out"

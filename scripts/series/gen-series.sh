@@ -18,28 +18,31 @@
 # author). The new files (NN-*.files) are the same for every kernel.
 #
 # No mail carries a Signed-off-by: the commits are by the placeholder of
-# series/series.conf, and scripts/export-series.sh gives the submitter's
+# series/series.conf, and scripts/series/export-series.sh gives the submitter's
 # own From: and Signed-off-by: to the copies that are sent.
 #
 # Without OUTPUT_ROOT, the selftest parts' .diff files are written first,
-# from selftests/ (scripts/split-selftests.sh): a change anywhere in
+# from selftests/ (scripts/series/split-selftests.sh): a change anywhere in
 # selftests/, samples/, Documentation/ or series/ needs this one command,
 # then a commit.
 #
-# Usage: scripts/gen-series.sh [OUTPUT_ROOT]       every kernel's series
-#        KERNEL=6.1 scripts/gen-series.sh [OUTPUT_DIR]   one kernel's
+# Usage: scripts/series/gen-series.sh [OUTPUT_ROOT]       every kernel's series
+#        KERNEL=6.1 scripts/series/gen-series.sh [OUTPUT_DIR]   one kernel's
 # (defaults: patches/ and lts/<K>/)
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
-# shellcheck source=../series/series.conf
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source=../../series/series.conf
 . "$TOP/series/series.conf"
 
+if [ $# -gt 1 ] || [[ ${1:-} == -* ]]; then
+	die "usage: $0 [OUTPUT_ROOT] (KERNEL=K: [OUTPUT_DIR])"
+fi
 if [ -z "$KERNEL_GIVEN" ]; then
 	root=$(realpath -m "${1:-$TOP}")
 	# Into patches/ and lts/: from the sources as they are. Elsewhere
-	# (scripts/check-series.sh): from series/ as it is.
-	[ $# -gt 0 ] || "$TOP/scripts/split-selftests.sh"
+	# (scripts/ci/check-series.sh): from series/ as it is.
+	[ $# -gt 0 ] || "$TOP/scripts/series/split-selftests.sh"
 	for kernel in $(known_kernels); do
 		load_kernel "$kernel"
 		KERNEL=$kernel "$0" "$root/${PATCH_DIR#"$TOP"/}"
@@ -187,7 +190,7 @@ for name in "${patches[@]}"; do
 done
 
 # Files that grow from patch to patch come from .diff hunks
-# (scripts/split-selftests.sh): the tip must hold the new files exactly as
+# (scripts/series/split-selftests.sh): the tip must hold the new files exactly as
 # they are here, and no others. A stable kernel's series adds none.
 if [ -z "$SERIES_NAME" ]; then
 	for dir in selftests samples Documentation; do
@@ -268,7 +271,7 @@ while read -r nn name waits numbers; do
 	fi
 	format_series "$dir" "$from" "${commits[$last]}" "$SERIES_SUBJECT_PREFIX" \
 		"$TOP/series/covers/$name.txt" "$more"
-	"$TOP/scripts/recipients.py" write "$work/base" "$dir"
+	"$TOP/scripts/series/recipients.py" write "$work/base" "$dir"
 	first=$((last + 1))
 done < <(submissions)
 say "== $KERNEL: $(find "$out" -name '*.patch' | wc -l) files in $(submissions | wc -l) submissions in ${out#"$TOP"/}"
