@@ -165,7 +165,6 @@ for arch in "${arches[@]}"; do
 			built_parent=
 			continue
 		fi
-		git -C "$src" checkout -q --detach "$commit"
 		kind=$(step_kind "$commit" "$obj")
 		case $kind in
 		nothing)
@@ -186,6 +185,11 @@ for arch in "${arches[@]}"; do
 			[ -n "$built_parent" ] || build=("$TOP/scripts/build.sh") ;;
 		kernel) build=("$TOP/scripts/build.sh") ;;
 		esac
+		# Only a step that builds moves the tree: a checkout rewrites the
+		# files of every later patch (x86's kprobes/core.c and
+		# samples/Kconfig for an ARM patch on arm64), and each label's
+		# next build compiles again what depends on them.
+		git -C "$src" checkout -q --detach "$commit"
 		built_parent=1
 		started=$SECONDS
 		build_begin "$obj"
