@@ -16,8 +16,9 @@ set -euo pipefail
 
 [ $# -le 1 ] || die "usage: $0 [UPSTREAM_GIT_TREE]"
 upstream=${1:-}
-[ -z "$upstream" ] || git -C "$upstream" rev-parse -q --verify HEAD >/dev/null 2>&1 ||
-	die "$upstream is not a git tree"
+[ -z "$upstream" ] ||
+	git -C "$upstream" rev-parse -q --verify "$UPSTREAM_BASE^{commit}" >/dev/null 2>&1 ||
+	die "$upstream has no $UPSTREAM_BASE (a git tree with the stable tags)"
 "$TOP/scripts/prepare-tree.sh"
 mapfile -t patches < <(series_patches)
 # Files the series changes that the base has (new files need no context).

@@ -83,26 +83,21 @@ else
 fi
 
 # The gates and the series tools refuse bad arguments before they touch
-# the cached tree (check-bisect once applied the series, then died).
-series_state() { stat -c '%n %y' "$CACHE_DIR"/linux-*.series 2>/dev/null || true; }
-before=$(series_state)
-expect_failure bisect-unknown-option "unknown option '--bogus'" \
-	"$TOP/scripts/ci/check-bisect.sh" --bogus
-expect_failure bisect-unknown-arch "unknown ARCH 'sparc'" "$TOP/scripts/ci/check-bisect.sh" sparc
-expect_failure build-no-arch "usage:" "$TOP/scripts/ci/check-build.sh"
-expect_failure build-unknown-variant "unknown variant in 'arm-thumb3'" \
+# anything (check-bisect once applied the series, then died): with a
+# cache that is a file, one that went on would fail another way.
+no_cache=$tmp/cache-is-a-file
+: >"$no_cache"
+refuses() { expect_failure "$1" "$2" env KPROBES_CACHE="$no_cache" "${@:3}"; }
+refuses bisect-unknown-option "unknown option '--bogus'" "$TOP/scripts/ci/check-bisect.sh" --bogus
+refuses bisect-unknown-arch "unknown ARCH 'sparc'" "$TOP/scripts/ci/check-bisect.sh" sparc
+refuses build-no-arch "usage:" "$TOP/scripts/ci/check-build.sh"
+refuses build-unknown-variant "unknown variant in 'arm-thumb3'" \
 	"$TOP/scripts/ci/check-build.sh" arm-thumb3
 for gate in check-docs check-patches check-series; do
-	expect_failure "$gate-argument" "(no arguments)" "$TOP/scripts/ci/$gate.sh" x86_64
+	refuses "$gate-argument" "(no arguments)" "$TOP/scripts/ci/$gate.sh" x86_64
 done
-expect_failure base-not-a-tree "is not a git tree" "$TOP/scripts/ci/check-base.sh" "$tmp/no-such-tree"
-expect_failure gen-series-option "usage:" "$TOP/scripts/series/gen-series.sh" --bogus
-if [ "$(series_state)" = "$before" ]; then
-	say "ok    bad-arguments-change-nothing: the cached trees' series are as they were"
-else
-	say "FAIL  bad-arguments-change-nothing: a refused command applied a series"
-	failed=1
-fi
+refuses base-not-a-tree "has no v" "$TOP/scripts/ci/check-base.sh" "$tmp"
+refuses gen-series-option "usage:" "$TOP/scripts/series/gen-series.sh" --bogus
 
 say "   a console that ends in a crash"
 # A case that names the fix it needs, then the kernel dies in it: the

@@ -19,8 +19,7 @@ inputs_key() {
 
 	(cd "$TOP" && git ls-files --cached --others --exclude-standard -z -- \
 		Documentation samples selftests series patches lts scripts/kernel \
-		scripts/series/gen-series.sh scripts/series/recipients.py scripts/prepare-tree.sh \
-		scripts/lib.sh "$0" |
+		scripts/series scripts/prepare-tree.sh scripts/lib.sh "$0" |
 		xargs -0 sha256sum 2>&1) || true
 	git --version
 	perl -v
