@@ -4,8 +4,8 @@
 # runner's, the gates' and gen-series.sh's, refused before any tree
 # changes), an unknown ARCH or kernel, a missing package when not root,
 # a full disk, a guest that hangs and a kernel that panics each give a
-# clear error and a non-zero exit, a guest that dies in a case is reported with the fix the case
-# names, a result line the console cut takes its verdict from the pass's
+# clear error and a non-zero exit, a guest that dies in a case is
+# reported with the fix the case names, a result line the console cut takes its verdict from the pass's
 # saved output, and no QEMU is left running, even when the runner is
 # killed; a hung guest's registers are kept.
 # Uses the x86_64 build of scripts/run.sh (which run.sh here builds if
