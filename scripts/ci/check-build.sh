@@ -3,7 +3,8 @@
 # Builds the series' new kernel code (the sample and the selftest modules)
 # with W=1 and sparse (C=1) against each architecture's build directory
 # from scripts/run.sh (KERNEL: default the upstream one); fails on any
-# warning, and when sparse cannot run. It also compiles the selftest
+# warning or error (sparse reports some as errors and goes on: kbuild
+# does not fail), and when sparse cannot run. It also compiles the selftest
 # programs anew with the architecture's compiler, and fails on a warning
 # there too: 32-bit compilers warn where 64-bit ones do not.
 #
@@ -61,7 +62,7 @@ for label in "$@"; do
 		# kbuild only warns when it cannot run the checker: that is a failure.
 		if ! make -C "$obj" ARCH="$KERNEL_ARCH" CROSS_COMPILE="$CROSS_COMPILE" \
 			M="$work" W=1 C=1 CHECK="$sparse" modules >"$log" 2>&1 ||
-		   grep -q -e "warning:" -e "not available or not up to date" "$log"; then
+		   grep -q -e "warning:" -e "error:" -e "not available or not up to date" "$log"; then
 			grep -E "warning:|error:" "$log" || tail -n 20 "$log"
 			say "   $label $dir: NOT clean (log: $log)"
 			label_status=1
