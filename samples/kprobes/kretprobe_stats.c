@@ -23,23 +23,15 @@
 #include <linux/err.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
-#include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/seq_file.h>
 #include <linux/seqlock.h>
-
-static bool skip_kthreads;
-module_param(skip_kthreads, bool, 0444);
-MODULE_PARM_DESC(skip_kthreads, "Ignore calls made by kernel threads");
 
 /* What the entry handler leaves the return handler: ri->data, data_size. */
 struct call { u64 start_ns; };
 
 static int entry_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	/* Non-zero: this call gets no return handler, and is not a miss. */
-	if (skip_kthreads && (current->flags & PF_KTHREAD))
-		return 1;
 	/* Unlike ktime_get_ns(), safe if the probed call comes from an NMI. */
 	((struct call *)ri->data)->start_ns = local_clock();
 	return 0;

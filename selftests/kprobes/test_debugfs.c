@@ -238,6 +238,19 @@ TEST_F(kprobes, blacklist_module_function)
 	run_case(_metadata, "blacklisted_module_function");
 }
 
+/*
+ * A part the compiler splits off a blacklisted function (foo.cold,
+ * foo.part.0), a symbol of its own outside foo's entry, is refused by
+ * its name before the '.'; kprobes/blacklist does not list it.
+ */
+TEST_F(kprobes, blacklist_suffixed_part)
+{
+	EXPECT_EQ(0, blacklist_lines("\tkst_blacklisted.part.0 ["))
+		TH_LOG("kst_blacklisted.part.0 is in " KPROBES_BLACKLIST);
+
+	run_case(_metadata, "blacklisted_suffixed_part");
+}
+
 #define BLACKLIST_CANDIDATES	64
 
 /*

@@ -471,9 +471,9 @@ static void load_bad_params(struct __test_metadata *_metadata, int kmsg, const c
 /*
  * Bad parameters are refused at load, named in the kernel log, and leave
  * no probe behind. A function that does not exist is -EINVAL, not the
- * -ENOENT that insmod reports as "Unknown symbol in module". 26 loads
- * that fail took up to 22 s on 32-bit ARM under QEMU, where freeing a
- * module's memory stops every vCPU for its TLB flushes.
+ * -ENOENT that insmod reports as "Unknown symbol in module". A load
+ * that fails took up to 0.85 s on 32-bit ARM under QEMU (26 in 22 s),
+ * where freeing a module's memory stops every vCPU for its TLB flushes.
  */
 TEST_F_TIMEOUT(sample, kretprobe_stats_bad_params, 150)
 {
@@ -504,9 +504,6 @@ TEST_F_TIMEOUT(sample, kretprobe_stats_bad_params, 150)
 		{ "maxactive=4097", -EINVAL, "not within 0..4096" },
 		{ "maxactive=2147483648", -ERANGE, NULL },
 		{ "maxactive=99999999999999999999", -ERANGE, NULL },
-		{ "skip_kthreads=maybe", -EINVAL, NULL },
-		{ "skip_kthreads=", -EINVAL, NULL },
-		{ "skip_kthreads=2", -EINVAL, NULL },
 	};
 	/* A name longer than KSYM_NAME_LEN; a list longer than the parameter. */
 	char long_name[6 + 600 + 1], long_list[6 + 5000 + 1];

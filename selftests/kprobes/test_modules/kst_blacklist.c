@@ -24,6 +24,25 @@ static noinline int kst_neighbour(int value)
 	return value * 3;
 }
 
+/*
+ * What GCC splits off a function gets a name of its own with a suffix
+ * (.cold, .part.0, .isra.0, .constprop.0), outside the function's
+ * blacklist entry: within_kprobe_blacklist() refuses it by the name before
+ * the '.'. Named so by hand here, where the compiler need not split.
+ */
+static int kst_blacklisted_part(int value) __asm__("kst_blacklisted.part.0");
+static int kst_neighbour_part(int value) __asm__("kst_neighbour.part.0");
+
+static noinline int kst_blacklisted_part(int value)
+{
+	return value * 5;
+}
+
+static noinline int kst_neighbour_part(int value)
+{
+	return value * 7;
+}
+
 /* The module's NOKPROBE_SYMBOL function is refused, its neighbour is not. */
 int step_blacklisted_module_function(const char *arg)
 {
@@ -53,6 +72,46 @@ int step_blacklisted_module_function(const char *arg)
 				k_ret, r_ret, -EINVAL);
 	if (n_ret || hits != 1)
 		return kst_fail("kst_neighbour: register %d, %d hits (expected 0, 1)",
+				n_ret, hits);
+	return 0;
+}
+
+/*
+ * The suffixed part of a blacklisted function is refused; that of a
+ * function not blacklisted is probed, and fires.
+ */
+int step_blacklisted_suffixed_part(const char *arg)
+{
+	struct kprobe kp = { .pre_handler = kst_pre_handler };
+	struct kretprobe rp = { .handler = kst_ret_handler };
+	int k_ret, r_ret, n_ret, hits;
+
+	kst_reset_counts();
+	kst_init_kprobe(&kp, "kst_blacklisted.part.0", 0);
+	kst_init_kprobe(&rp.kp, "kst_blacklisted.part.0", 0);
+	/* Disabled: a kernel that wrongly accepts them fails, not crashes. */
+	kp.flags = KPROBE_FLAG_DISABLED;
+	rp.kp.flags = KPROBE_FLAG_DISABLED;
+	k_ret = register_kprobe(&kp);
+	if (!k_ret)
+		unregister_kprobe(&kp);
+	r_ret = register_kretprobe(&rp);
+	if (!r_ret)
+		unregister_kretprobe(&rp);
+	kst_call(kst_blacklisted_part, 1);
+
+	kst_init_kprobe(&kp, "kst_neighbour.part.0", 0);
+	n_ret = register_kprobe(&kp);
+	kst_call(kst_neighbour_part, 1);
+	hits = atomic_read(&pre_hits);
+	if (!n_ret)
+		unregister_kprobe(&kp);
+
+	if (k_ret != -EINVAL || r_ret != -EINVAL)
+		return kst_fail("kst_blacklisted.part.0: kprobe %d, kretprobe %d, expected %d",
+				k_ret, r_ret, -EINVAL);
+	if (n_ret || hits != 1)
+		return kst_fail("kst_neighbour.part.0: register %d, %d hits (expected 0, 1)",
 				n_ret, hits);
 	return 0;
 }

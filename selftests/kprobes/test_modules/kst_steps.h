@@ -26,6 +26,7 @@ KST_STEP(call_target);
 
 /* kst_blacklist.c */
 KST_STEP(blacklisted_module_function);
+KST_STEP(blacklisted_suffixed_part);
 KST_STEP_ARG(blacklisted_symbol);
 
 /* kst_slots.c: more probes than the pages of slots in use hold. */
