@@ -41,6 +41,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "kst_command.h"
 #include "kst_insn.h"
 
 #define KPB_CALLS_PER_ROUND	1000
@@ -562,9 +563,8 @@ static const struct kpb_config *kpb_find_config(const char *name)
 	return NULL;
 }
 
-static int kpb_command(char *input)
+static int kpb_command(const char *cmd, char *arg)
 {
-	char *cmd = strsep(&input, " "), *arg = input ? skip_spaces(input) : NULL;
 	const struct kpb_config *config;
 	char *kind;
 	long value;
@@ -606,16 +606,14 @@ static int kpb_command(char *input)
 static ssize_t kpb_run_write(struct file *file, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
-	char input[64];
+	char input[64], *cmd, *arg;
 	int ret;
 
-	if (count >= sizeof(input))
-		return -EINVAL;
-	if (copy_from_user(input, ubuf, count))
-		return -EFAULT;
-	input[count] = '\0';
+	cmd = kst_command(input, sizeof(input), ubuf, count, &arg);
+	if (IS_ERR(cmd))
+		return PTR_ERR(cmd);
 	mutex_lock(&kpb_lock);
-	ret = kpb_command(strim(input));
+	ret = kpb_command(cmd, arg);
 	mutex_unlock(&kpb_lock);
 	return ret ?: count;
 }

@@ -43,6 +43,7 @@
 #include <linux/uaccess.h>
 
 #include "kprobes_selftest.h"
+#include "kst_command.h"
 
 #define KST_SLEEP_MAX_MS	2000
 #define KST_RECURSE_MAX		16
@@ -247,16 +248,11 @@ static ssize_t kst_call_write(struct file *file, const char __user *ubuf,
 	long value;
 	int ret;
 
-	if (count >= sizeof(input))
-		return -EINVAL;
-	if (copy_from_user(input, ubuf, count))
-		return -EFAULT;
-	input[count] = '\0';
-	arg = strim(input);
-	target = strsep(&arg, " ");
+	target = kst_command(input, sizeof(input), ubuf, count, &arg);
+	if (IS_ERR(target))
+		return PTR_ERR(target);
 	if (!arg)
 		return -EINVAL;
-	arg = skip_spaces(arg);
 	times_arg = strchr(arg, ' ');
 	if (times_arg)
 		*times_arg++ = '\0';

@@ -33,7 +33,7 @@ static noinline int kst_neighbour(int value)
 static int kst_blacklisted_part(int value) __asm__("kst_blacklisted.part.0");
 static int kst_neighbour_part(int value) __asm__("kst_neighbour.part.0");
 
-static noinline int kst_blacklisted_part(int value)
+static noinline __used int kst_blacklisted_part(int value)
 {
 	return value * 5;
 }
@@ -43,92 +43,18 @@ static noinline int kst_neighbour_part(int value)
 	return value * 7;
 }
 
-/* The module's NOKPROBE_SYMBOL function is refused, its neighbour is not. */
-int step_blacklisted_module_function(const char *arg)
-{
-	struct kprobe kp = { .pre_handler = kst_pre_handler };
-	struct kretprobe rp = { .handler = kst_ret_handler };
-	int k_ret, r_ret, n_ret, hits;
-
-	kst_reset_counts();
-	kst_init_kprobe(&kp, "kst_blacklisted", 0);
-	kst_init_kprobe(&rp.kp, "kst_blacklisted", 0);
-	k_ret = register_kprobe(&kp);
-	if (!k_ret)
-		unregister_kprobe(&kp);
-	r_ret = register_kretprobe(&rp);
-	if (!r_ret)
-		unregister_kretprobe(&rp);
-
-	kst_init_kprobe(&kp, "kst_neighbour", 0);
-	n_ret = register_kprobe(&kp);
-	kst_call(kst_neighbour, 1);
-	hits = atomic_read(&pre_hits);
-	if (!n_ret)
-		unregister_kprobe(&kp);
-
-	if (k_ret != -EINVAL || r_ret != -EINVAL)
-		return kst_fail("kst_blacklisted: kprobe %d, kretprobe %d, expected %d",
-				k_ret, r_ret, -EINVAL);
-	if (n_ret || hits != 1)
-		return kst_fail("kst_neighbour: register %d, %d hits (expected 0, 1)",
-				n_ret, hits);
-	return 0;
-}
-
 /*
- * The suffixed part of a blacklisted function is refused; that of a
- * function not blacklisted is probed, and fires.
+ * A kprobe and a kretprobe on @symbol are both refused with -EINVAL.
+ * Registered disabled: a kernel that wrongly accepts them must fail the
+ * case, not die at their first hit (a kprobe on arm's do_undefinstr()
+ * recurses).
  */
-int step_blacklisted_suffixed_part(const char *arg)
-{
-	struct kprobe kp = { .pre_handler = kst_pre_handler };
-	struct kretprobe rp = { .handler = kst_ret_handler };
-	int k_ret, r_ret, n_ret, hits;
-
-	kst_reset_counts();
-	kst_init_kprobe(&kp, "kst_blacklisted.part.0", 0);
-	kst_init_kprobe(&rp.kp, "kst_blacklisted.part.0", 0);
-	/* Disabled: a kernel that wrongly accepts them fails, not crashes. */
-	kp.flags = KPROBE_FLAG_DISABLED;
-	rp.kp.flags = KPROBE_FLAG_DISABLED;
-	k_ret = register_kprobe(&kp);
-	if (!k_ret)
-		unregister_kprobe(&kp);
-	r_ret = register_kretprobe(&rp);
-	if (!r_ret)
-		unregister_kretprobe(&rp);
-	kst_call(kst_blacklisted_part, 1);
-
-	kst_init_kprobe(&kp, "kst_neighbour.part.0", 0);
-	n_ret = register_kprobe(&kp);
-	kst_call(kst_neighbour_part, 1);
-	hits = atomic_read(&pre_hits);
-	if (!n_ret)
-		unregister_kprobe(&kp);
-
-	if (k_ret != -EINVAL || r_ret != -EINVAL)
-		return kst_fail("kst_blacklisted.part.0: kprobe %d, kretprobe %d, expected %d",
-				k_ret, r_ret, -EINVAL);
-	if (n_ret || hits != 1)
-		return kst_fail("kst_neighbour.part.0: register %d, %d hits (expected 0, 1)",
-				n_ret, hits);
-	return 0;
-}
-
-/*
- * A blacklisted core-kernel function, named by user space. Registered
- * disabled: a kernel that wrongly accepts the probe must fail the case,
- * not die at its first hit (a kprobe on arm's do_undefinstr() recurses).
- */
-int step_blacklisted_symbol(const char *symbol)
+static int kst_refused(const char *symbol)
 {
 	struct kprobe kp = { .pre_handler = kst_pre_handler };
 	struct kretprobe rp = { .handler = kst_ret_handler };
 	int k_ret, r_ret;
 
-	if (!symbol || !*symbol)
-		return -EINVAL;
 	kst_init_kprobe(&kp, symbol, 0);
 	kst_init_kprobe(&rp.kp, symbol, 0);
 	kp.flags = KPROBE_FLAG_DISABLED;
@@ -146,4 +72,46 @@ int step_blacklisted_symbol(const char *symbol)
 		return kst_fail("%s: kprobe %d, kretprobe %d, expected %d",
 				symbol, k_ret, r_ret, -EINVAL);
 	return 0;
+}
+
+/* A kprobe on @symbol is accepted, and fires once when @fn is called. */
+static int kst_accepted(const char *symbol, int (*fn)(int value))
+{
+	struct kprobe kp = { .pre_handler = kst_pre_handler };
+	int ret, hits;
+
+	kst_reset_counts();
+	kst_init_kprobe(&kp, symbol, 0);
+	ret = register_kprobe(&kp);
+	kst_call(fn, 1);
+	hits = atomic_read(&pre_hits);
+	if (!ret)
+		unregister_kprobe(&kp);
+	if (ret || hits != 1)
+		return kst_fail("%s: register %d, %d hits (expected 0, 1)", symbol, ret, hits);
+	return 0;
+}
+
+/* The module's NOKPROBE_SYMBOL function is refused, its neighbour is not. */
+int step_blacklisted_module_function(const char *arg)
+{
+	return kst_refused("kst_blacklisted") ?: kst_accepted("kst_neighbour", kst_neighbour);
+}
+
+/*
+ * The suffixed part of a blacklisted function is refused; that of a
+ * function not blacklisted is probed, and fires.
+ */
+int step_blacklisted_suffixed_part(const char *arg)
+{
+	return kst_refused("kst_blacklisted.part.0") ?:
+	       kst_accepted("kst_neighbour.part.0", kst_neighbour_part);
+}
+
+/* A blacklisted core-kernel function, named by user space. */
+int step_blacklisted_symbol(const char *symbol)
+{
+	if (!symbol || !*symbol)
+		return -EINVAL;
+	return kst_refused(symbol);
 }

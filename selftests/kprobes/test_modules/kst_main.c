@@ -31,6 +31,7 @@
 #include <linux/uaccess.h>
 
 #include "kprobes_selftest.h"
+#include "kst_command.h"
 
 #define KST_INPUT_MAX	(KSYM_NAME_LEN + 64)
 #define KST_DIAG_MAX	256
@@ -138,16 +139,9 @@ static ssize_t kst_run_write(struct file *file, const char __user *ubuf,
 	const struct kst_case *c;
 	int ret;
 
-	if (count >= sizeof(input))
-		return -EINVAL;
-	if (copy_from_user(input, ubuf, count))
-		return -EFAULT;
-	input[count] = '\0';
-	arg = strim(input);
-	name = strsep(&arg, " ");
-	if (arg)
-		arg = skip_spaces(arg);
-
+	name = kst_command(input, sizeof(input), ubuf, count, &arg);
+	if (IS_ERR(name))
+		return PTR_ERR(name);
 	c = kst_find(name);
 	if (!c || !arg != !c->takes_arg)
 		return -EINVAL;
