@@ -25,6 +25,20 @@
 /* kprobes/list prints "<addr>  k  <sym>+0x<off>  <module> [FLAGS]" */
 #define LISTED_IN(module) "  " module " "
 
+/*
+ * STEP(name): the name of a step of the module (test_modules/kst_steps.h),
+ * to run. A step misspelt in a driver does not compile; a string would
+ * fail only when the test runs.
+ */
+#define KST_STEP(name)		static const char kst_step_##name[] __attribute__((unused)) = #name
+#define KST_STEP_ARG(name)	KST_STEP(name)
+#define KST_PART(name)		struct kst_part_##name
+#include "test_modules/kst_steps.h"
+#undef KST_STEP
+#undef KST_STEP_ARG
+#undef KST_PART
+#define STEP(name)		kst_step_##name
+
 static inline int load_test_module(const char *name, const char *params)
 {
 	char path[PATH_MAX + 64];

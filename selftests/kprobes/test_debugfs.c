@@ -43,16 +43,16 @@ TEST_F(kprobes, list_shows_probes)
 {
 	char line[512];
 
-	run_case(_metadata, "hold_kprobe");
+	run_case(_metadata, STEP(hold_kprobe));
 	ASSERT_TRUE(find_held_in_kprobes_list(_metadata, "held", 'k', line, sizeof(line)))
 		TH_LOG("the registered probe is not in " KPROBES_LIST);
 	EXPECT_TRUE(!strstr(line, "[DISABLED]")) TH_LOG("%s", line);
 
-	run_case(_metadata, "hold_kprobe_disabled");
+	run_case(_metadata, STEP(hold_kprobe_disabled));
 	EXPECT_TRUE(find_in_kprobes_list("[DISABLED]", line, sizeof(line)))
 		TH_LOG("no [DISABLED] probe in " KPROBES_LIST);
 
-	run_case(_metadata, "release");
+	run_case(_metadata, STEP(release));
 	EXPECT_FALSE(find_in_kprobes_list(LISTED_IN(TEST_MODULE), line, sizeof(line)))
 		TH_LOG("still listed after release: %s", line);
 }
@@ -84,7 +84,7 @@ TEST_F(kprobes, kptr_restrict_hides_addresses)
 	ret = read_file(KPTR_RESTRICT, saved, sizeof(saved));
 	if (ret <= 0)
 		SKIP(return, "%s: %s", KPTR_RESTRICT, ret ? strerror(-ret) : "empty");
-	run_case(_metadata, "hold_kprobe");
+	run_case(_metadata, STEP(hold_kprobe));
 	ASSERT_TRUE(find_held_in_kprobes_list(_metadata, "held", 'k', line, sizeof(line)));
 
 	ret = write_file(KPTR_RESTRICT, "2");
@@ -119,11 +119,11 @@ TEST_F(kprobes, list_shows_ftrace)
 {
 	char line[512], verdict[512];
 
-	run_command(_metadata, "kprobes_on_ftrace", verdict, sizeof(verdict));
+	run_command(_metadata, STEP(kprobes_on_ftrace), verdict, sizeof(verdict));
 	if (!strncmp(verdict, "skip: ", 6))
 		SKIP(return, "%s", verdict + 6);
 	ASSERT_STREQ("pass", verdict);
-	run_case(_metadata, "hold_kprobe");
+	run_case(_metadata, STEP(hold_kprobe));
 	ASSERT_TRUE(find_in_kprobes_list("k  kst_target+0x", line, sizeof(line)))
 		TH_LOG("the registered probe is not in " KPROBES_LIST);
 	EXPECT_TRUE(!!strstr(line, "[FTRACE]")) TH_LOG("%s", line);
@@ -135,18 +135,18 @@ TEST_F(kprobes, global_enable_knob)
 	char knob[8];
 	int hits[2];
 
-	run_case(_metadata, "hold_kprobe");
-	run_case(_metadata, "hold_kprobe_disabled");
+	run_case(_metadata, STEP(hold_kprobe));
+	run_case(_metadata, STEP(hold_kprobe_disabled));
 
 	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "0"));
 	ASSERT_LT(0, read_file(KPROBES_ENABLED, knob, sizeof(knob)));
 	EXPECT_EQ('0', knob[0]);
-	run_case(_metadata, "call_target");
+	run_case(_metadata, STEP(call_target));
 	read_hits(_metadata, hits);
 	EXPECT_EQ(0, hits[0]) TH_LOG("a probe fired while kprobes were disabled");
 
 	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "1"));
-	run_case(_metadata, "call_target");
+	run_case(_metadata, STEP(call_target));
 	read_hits(_metadata, hits);
 	EXPECT_EQ(1, hits[0]) TH_LOG("the probe did not fire after re-enabling");
 	EXPECT_EQ(0, hits[1]) TH_LOG("re-enabling kprobes enabled a disabled probe");
@@ -162,13 +162,13 @@ TEST_F(kprobes, global_knob_leaves_disabled_off_entry)
 {
 	int hits[2];
 
-	run_case(_metadata, "hold_kprobe_disabled_inner");
+	run_case(_metadata, STEP(hold_kprobe_disabled_inner));
 	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "0"));
 	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "1"));
-	run_case(_metadata, "call_target");
+	run_case(_metadata, STEP(call_target));
 	read_hits(_metadata, hits);
 	EXPECT_EQ(0, hits[1]) TH_LOG("setting kprobes/enabled armed a disabled probe");
-	run_case(_metadata, "held_disabled_unarmed");
+	run_case(_metadata, STEP(held_disabled_unarmed));
 }
 
 /*
@@ -181,12 +181,12 @@ static void check_knob_arms_later(struct __test_metadata *_metadata, int held,
 {
 	int hits[2];
 
-	run_case(_metadata, "call_target");
+	run_case(_metadata, STEP(call_target));
 	read_hits(_metadata, hits);
 	EXPECT_EQ(0, hits[held]) TH_LOG("a probe %s while kprobes were disabled fired", what);
 
 	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "1"));
-	run_case(_metadata, "call_target");
+	run_case(_metadata, STEP(call_target));
 	read_hits(_metadata, hits);
 	EXPECT_EQ(1, hits[held]) TH_LOG("not armed when kprobes were enabled again");
 }
@@ -194,15 +194,15 @@ static void check_knob_arms_later(struct __test_metadata *_metadata, int held,
 TEST_F(kprobes, global_knob_covers_new_probes)
 {
 	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "0"));
-	run_case(_metadata, "hold_kprobe");
+	run_case(_metadata, STEP(hold_kprobe));
 	check_knob_arms_later(_metadata, 0, "registered");
 }
 
 TEST_F(kprobes, global_knob_covers_enabled_probes)
 {
 	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "0"));
-	run_case(_metadata, "hold_kprobe_disabled");
-	run_case(_metadata, "enable_held_disabled");
+	run_case(_metadata, STEP(hold_kprobe_disabled));
+	run_case(_metadata, STEP(enable_held_disabled));
 	check_knob_arms_later(_metadata, 1, "enabled");
 }
 
@@ -215,13 +215,13 @@ TEST_F(kprobes, global_knob_covers_enabled_aggregate)
 {
 	int hits[2];
 
-	run_case(_metadata, "hold_kprobe");
-	run_case(_metadata, "hold_kprobe_disabled");
-	run_case(_metadata, "disable_held");
+	run_case(_metadata, STEP(hold_kprobe));
+	run_case(_metadata, STEP(hold_kprobe_disabled));
+	run_case(_metadata, STEP(disable_held));
 	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "0"));
-	run_case(_metadata, "enable_held_disabled");
+	run_case(_metadata, STEP(enable_held_disabled));
 	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "1"));
-	run_case(_metadata, "call_target");
+	run_case(_metadata, STEP(call_target));
 	read_hits(_metadata, hits);
 	EXPECT_EQ(0, hits[0]) TH_LOG("a disabled probe fired");
 	EXPECT_EQ(1, hits[1]) TH_LOG("a probe enabled while kprobes were disabled did not fire");
@@ -235,7 +235,7 @@ TEST_F(kprobes, blacklist_module_function)
 	EXPECT_EQ(0, blacklist_lines("\tkst_neighbour ["))
 		TH_LOG("kst_neighbour is in " KPROBES_BLACKLIST);
 
-	run_case(_metadata, "blacklisted_module_function");
+	run_case(_metadata, STEP(blacklisted_module_function));
 }
 
 /*
@@ -248,7 +248,7 @@ TEST_F(kprobes, blacklist_suffixed_part)
 	EXPECT_EQ(0, blacklist_lines("\tkst_blacklisted.part.0 ["))
 		TH_LOG("kst_blacklisted.part.0 is in " KPROBES_BLACKLIST);
 
-	run_case(_metadata, "blacklisted_suffixed_part");
+	run_case(_metadata, STEP(blacklisted_suffixed_part));
 }
 
 #define BLACKLIST_CANDIDATES	64
@@ -304,7 +304,7 @@ TEST_F(kprobes, blacklist_core_functions)
 		if (counts[i] != 1)
 			continue;
 		/* The bound is for GCC, which cannot tell names[i] ends inside. */
-		snprintf(command, sizeof(command), "blacklisted_symbol %.*s",
+		snprintf(command, sizeof(command), "%s %.*s", STEP(blacklisted_symbol),
 			 (int)sizeof(names[i]) - 1, names[i]);
 		TH_LOG("refused: %s", names[i]);
 		run_case(_metadata, command);
@@ -337,11 +337,11 @@ TEST_F(kprobes, insn_slot_pages)
 
 	before = slot_pages();
 	ASSERT_LE(0, before) TH_LOG("/proc/kallsyms: %s", strerror(-before));
-	snprintf(command, sizeof(command), "hold_slot_probes %d", before);
+	snprintf(command, sizeof(command), "%s %d", STEP(hold_slot_probes), before);
 	if (!run_case(_metadata, command))
 		return;
 	held = slot_pages();
-	run_case(_metadata, "release");
+	run_case(_metadata, STEP(release));
 	after = slot_pages();
 	TH_LOG("kprobe_insn_page: %d before the probes, %d with them, %d after them",
 	       before, held, after);
@@ -366,7 +366,7 @@ TEST_F(kprobes, module_rejects_bad_input)
 	char overlong[4096], long_symbol[400], line[512];
 	int i, ret;
 
-	run_case(_metadata, "call_target");
+	run_case(_metadata, STEP(call_target));
 	ASSERT_LT(0, read_file(MODULE_DEBUGFS "/result", before, sizeof(before)));
 	ASSERT_LT(0, read_file(MODULE_DEBUGFS "/hits", hits_before, sizeof(hits_before)));
 

@@ -96,7 +96,7 @@ static bool hold_optimized(struct __test_metadata *_metadata, const char *rcu_ex
 	ret = load_test_module(TARGET_MODULE, "");
 	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TARGET_MODULE, strerror(-ret));
 	reload_target(_metadata);
-	run_command(_metadata, "hold_optprobe", verdict, sizeof(verdict));
+	run_command(_metadata, STEP(hold_optprobe), verdict, sizeof(verdict));
 	if (!strncmp(verdict, "skip: ", 6))
 		SKIP(return false, "%s", verdict + 6);
 	ASSERT_STREQ("pass", verdict);
@@ -112,7 +112,7 @@ static bool hold_core_optimized(struct __test_metadata *_metadata)
 
 	if (read_file(OPTIMIZATION, knob, sizeof(knob)) > 0 && knob[0] == '0')
 		SKIP(return false, "%s is 0: kprobes are not optimized", OPTIMIZATION);
-	run_command(_metadata, "hold_core_optprobe", verdict, sizeof(verdict));
+	run_command(_metadata, STEP(hold_core_optprobe), verdict, sizeof(verdict));
 	if (!strncmp(verdict, "skip: ", 6))
 		SKIP(return false, "%s", verdict + 6);
 	ASSERT_STREQ("pass", verdict);
@@ -157,7 +157,7 @@ TEST_F(optprobe, core_kernel_hit_per_call)
 	ASSERT_TRUE(find_in_kprobes_list(CORE_OPT_TARGET, line, sizeof(line)))
 		TH_LOG("the optimized probe is not in " KPROBES_LIST);
 	EXPECT_TRUE(!!strstr(line, "[OPTIMIZED]")) TH_LOG("%s", line);
-	run_case(_metadata, "unregister_core_optprobe");
+	run_case(_metadata, STEP(unregister_core_optprobe));
 	for (i = 0; i < 50 && find_in_kprobes_list(CORE_OPT_TARGET, line, sizeof(line)); i++)
 		usleep(100000);
 	EXPECT_FALSE(find_in_kprobes_list(CORE_OPT_TARGET, line, sizeof(line)))
@@ -174,11 +174,11 @@ TEST_F(optprobe, core_kernel_post_handler_unoptimizes)
 
 	if (!hold_core_optimized(_metadata))
 		return;
-	run_case(_metadata, "core_optprobe_add_post_handler");
+	run_case(_metadata, STEP(core_optprobe_add_post_handler));
 	ASSERT_TRUE(find_in_kprobes_list(CORE_OPT_TARGET, line, sizeof(line)))
 		TH_LOG("the probes are not in " KPROBES_LIST);
 	EXPECT_TRUE(!strstr(line, "[OPTIMIZED]")) TH_LOG("%s", line);
-	run_case(_metadata, "unregister_core_optprobe");
+	run_case(_metadata, STEP(unregister_core_optprobe));
 }
 
 /*
@@ -191,12 +191,12 @@ TEST_F(optprobe, core_kernel_reoptimized_without_post_handler)
 
 	if (!hold_core_optimized(_metadata))
 		return;
-	run_case(_metadata, "core_optprobe_add_post_handler");
-	run_case(_metadata, "core_optprobe_remove_post_handler");
+	run_case(_metadata, STEP(core_optprobe_add_post_handler));
+	run_case(_metadata, STEP(core_optprobe_remove_post_handler));
 	ASSERT_TRUE(find_in_kprobes_list(CORE_OPT_TARGET, line, sizeof(line)))
 		TH_LOG("the probe is not in " KPROBES_LIST);
 	EXPECT_TRUE(!!strstr(line, "[OPTIMIZED]")) TH_LOG("%s", line);
-	run_case(_metadata, "unregister_core_optprobe");
+	run_case(_metadata, STEP(unregister_core_optprobe));
 }
 
 /*
@@ -211,7 +211,7 @@ TEST_F(optprobe, core_kernel_jump_not_over_probe)
 
 	if (!hold_core_optimized(_metadata))
 		return;
-	if (!run_case(_metadata, "core_optprobe_cover_next"))
+	if (!run_case(_metadata, STEP(core_optprobe_cover_next)))
 		return;
 	ASSERT_EQ(0, write_file(OPTIMIZATION, "0"));
 	ASSERT_EQ(0, write_file(OPTIMIZATION, "1"));
@@ -220,8 +220,8 @@ TEST_F(optprobe, core_kernel_jump_not_over_probe)
 	/* Fatal: the teardown takes the jump away before anything calls it. */
 	ASSERT_FALSE(!!strstr(line, "[OPTIMIZED]"))
 		TH_LOG("optimized over the other probe's breakpoint: %s", line);
-	run_case(_metadata, "core_optprobe_uncover");
-	run_case(_metadata, "unregister_core_optprobe");
+	run_case(_metadata, STEP(core_optprobe_uncover));
+	run_case(_metadata, STEP(unregister_core_optprobe));
 }
 
 /*
@@ -277,7 +277,7 @@ TEST_F(optprobe, post_handler_unoptimizes)
 
 	if (!hold_optimized(_metadata, self->rcu_expedited))
 		return;
-	run_case(_metadata, "optprobe_add_post_handler");
+	run_case(_metadata, STEP(optprobe_add_post_handler));
 	ASSERT_TRUE(find_in_kprobes_list(OPT_TARGET, line, sizeof(line)))
 		TH_LOG("the probes are not in " KPROBES_LIST);
 	EXPECT_TRUE(!strstr(line, "[OPTIMIZED]")) TH_LOG("%s", line);
@@ -293,7 +293,7 @@ TEST_F(optprobe, reused_by_disabled_probe)
 
 	if (!hold_optimized(_metadata, self->rcu_expedited))
 		return;
-	run_case(_metadata, "optprobe_reuse_disabled");
+	run_case(_metadata, STEP(optprobe_reuse_disabled));
 	EXPECT_TRUE(wait_in_kprobes_list(OPT_TARGET, "[OPTIMIZED]", false, line, sizeof(line)))
 		TH_LOG("a disabled probe runs optimized: %s", line);
 	EXPECT_TRUE(!!strstr(line, "[DISABLED]")) TH_LOG("%s", line);
@@ -311,7 +311,7 @@ TEST_F(optprobe, freed_with_its_module)
 
 	if (!hold_optimized(_metadata, self->rcu_expedited))
 		return;
-	run_case(_metadata, "optprobe_force_release");
+	run_case(_metadata, STEP(optprobe_force_release));
 	/*
 	 * Only a probe on the old address shows what was left there: load
 	 * the module until it comes back at that address. Until the
@@ -321,7 +321,7 @@ TEST_F(optprobe, freed_with_its_module)
 	 */
 	reload_target(_metadata);
 	for (tries = 0, reloads = 1; tries < OPTIMIZER_TRIES; tries++) {
-		run_command(_metadata, "optprobe_reregister", verdict, sizeof(verdict));
+		run_command(_metadata, STEP(optprobe_reregister), verdict, sizeof(verdict));
 		if (!strcmp(verdict, "pass"))
 			break;
 		if (!strncmp(verdict, "skip: ", 6)) {

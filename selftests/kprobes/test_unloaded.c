@@ -51,15 +51,15 @@ static void check_probe_on_unloaded_module(struct __test_metadata *_metadata,
 	ASSERT_TRUE(find_in_kprobes_list(addr, line, sizeof(line)));
 	EXPECT_TRUE(!!strstr(line, "[GONE]")) TH_LOG("after unload: %s", line);
 
-	run_case(_metadata, "enable_gone");
-	run_case(_metadata, "release");
+	run_case(_metadata, STEP(enable_gone));
+	run_case(_metadata, STEP(release));
 	EXPECT_FALSE(find_in_kprobes_list(addr, line, sizeof(line)))
 		TH_LOG("still listed after unregistering: %s", line);
 }
 
 TEST_F(kprobes, probe_on_unloaded_module)
 {
-	check_probe_on_unloaded_module(_metadata, "hold_kprobe_gone");
+	check_probe_on_unloaded_module(_metadata, STEP(hold_kprobe_gone));
 }
 
 /*
@@ -68,7 +68,7 @@ TEST_F(kprobes, probe_on_unloaded_module)
  */
 TEST_F(kprobes, probe_off_entry_on_unloaded_module)
 {
-	check_probe_on_unloaded_module(_metadata, "hold_kprobe_gone_off_entry");
+	check_probe_on_unloaded_module(_metadata, STEP(hold_kprobe_gone_off_entry));
 }
 
 /*
@@ -83,8 +83,8 @@ TEST_F(kprobes, aggregate_on_unloaded_module)
 
 	ret = load_test_module(TARGET_MODULE, "");
 	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TARGET_MODULE, strerror(-ret));
-	run_case(_metadata, "hold_kprobe_gone");
-	run_case(_metadata, "hold_second_kprobe_gone");
+	run_case(_metadata, STEP(hold_kprobe_gone));
+	run_case(_metadata, STEP(hold_second_kprobe_gone));
 	ASSERT_TRUE(find_held_in_kprobes_list(_metadata, "gone", 'k', line, sizeof(line)))
 		TH_LOG("the probes on %s are not listed", TARGET_MODULE);
 	ret = sscanf(line, "%31s", addr);
@@ -99,7 +99,7 @@ TEST_F(kprobes, aggregate_on_unloaded_module)
 	fclose(list);
 	ASSERT_EQ(2, gone) TH_LOG("lines of %s with [GONE] after the unload", addr);
 
-	run_case(_metadata, "enable_gone");
+	run_case(_metadata, STEP(enable_gone));
 }
 
 /*
@@ -114,11 +114,11 @@ TEST_F(kprobes, probe_on_module_init)
 {
 	int ret;
 
-	run_case(_metadata, "hold_kprobe_init");
+	run_case(_metadata, STEP(hold_kprobe_init));
 	ret = load_test_module(TARGET_MODULE, "");
 	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TARGET_MODULE, strerror(-ret));
-	run_case(_metadata, "check_kprobe_init");
-	run_case(_metadata, "release");
+	run_case(_metadata, STEP(check_kprobe_init));
+	run_case(_metadata, STEP(release));
 }
 
 #define TARGET_KPROBES_TEXT	"/sys/module/" TARGET_MODULE "/sections/.kprobes.text"

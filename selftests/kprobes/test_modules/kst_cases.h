@@ -61,6 +61,7 @@ KST_CASE(enable_unregistered);
 KST_CASE(maxactive_exhausted);
 KST_CASE(maxactive_enough);
 KST_CASE(maxactive_recursive);
+KST_CASE(kretprobe_unregistered_in_flight);
 KST_CASE(kretprobe_return_address);
 
 #undef KST_CASE

@@ -28,14 +28,16 @@ static noinline int kst_recursive(int depth)
 }
 
 static DECLARE_COMPLETION(kst_release);
-static atomic_t kst_entered;
+static atomic_t kst_entered, kst_wrong_returns;
+
+#define KST_BLOCKING_RET	0x4b5354
 
 /* Many kthreads sit in here at once, until kst_release completes. */
 static noinline int kst_blocking(void)
 {
 	atomic_inc(&kst_entered);
 	wait_for_completion(&kst_release);
-	return 0;
+	return KST_BLOCKING_RET;
 }
 
 struct kst_instance_data {
@@ -329,10 +331,56 @@ int case_kretprobe_return_address(void)
 
 static int kst_blocker(void *unused)
 {
-	kst_call(kst_blocking);
+	if (kst_call(kst_blocking) != KST_BLOCKING_RET)
+		atomic_inc(&kst_wrong_returns);
 	/* kthread_stop() collects us; exiting early would race with it. */
 	while (!kthread_should_stop())
 		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/*
+ * Starts KST_THREADS kthreads that call kst_blocking(), and waits up to
+ * 10 s until they are all in it; returns how many started, or fails.
+ */
+static int kst_start_blockers(struct task_struct **threads)
+{
+	unsigned long timeout;
+	int started;
+
+	atomic_set(&kst_entered, 0);
+	atomic_set(&kst_wrong_returns, 0);
+	reinit_completion(&kst_release);
+	for (started = 0; started < KST_THREADS; started++) {
+		threads[started] = kthread_run(kst_blocker, NULL, "kst_blocker/%d", started);
+		if (IS_ERR(threads[started]))
+			break;
+		get_task_struct(threads[started]);
+	}
+	timeout = jiffies + 10 * HZ;
+	while (atomic_read(&kst_entered) < started && time_before(jiffies, timeout))
+		usleep_range(1000, 2000);
+	return started;
+}
+
+/* Lets the @started blockers return; checks that each entered, and got its value. */
+static int kst_stop_blockers(struct task_struct **threads, int started)
+{
+	int i;
+
+	complete_all(&kst_release);
+	for (i = 0; i < started; i++) {
+		kthread_stop(threads[i]);
+		put_task_struct(threads[i]);
+	}
+	if (started < KST_THREADS)
+		return kst_fail("started %d of %d kthreads", started, KST_THREADS);
+	if (atomic_read(&kst_entered) != KST_THREADS)
+		return kst_fail("only %d of %d kthreads entered the target in 10 s",
+				atomic_read(&kst_entered), KST_THREADS);
+	if (atomic_read(&kst_wrong_returns))
+		return kst_fail("%d of %d calls returned another value than %#x",
+				atomic_read(&kst_wrong_returns), KST_THREADS, KST_BLOCKING_RET);
 	return 0;
 }
 
@@ -347,45 +395,67 @@ static int kst_check_maxactive(int maxactive)
 		.handler = kst_ret_handler,
 		.maxactive = maxactive,
 	};
-	unsigned long timeout;
-	int i, started, ret, returns, expected, missed;
+	int ret, returns, expected, missed;
 
 	kst_reset_counts();
-	atomic_set(&kst_entered, 0);
-	reinit_completion(&kst_release);
 	kst_init_kprobe(&rp.kp, "kst_blocking", 0);
 	ret = register_kretprobe(&rp);
 	if (ret)
 		return kst_fail("register_kretprobe() returned %d", ret);
-
-	for (started = 0; started < KST_THREADS; started++) {
-		threads[started] = kthread_run(kst_blocker, NULL, "kst_blocker/%d", started);
-		if (IS_ERR(threads[started]))
-			break;
-		get_task_struct(threads[started]);
-	}
-	timeout = jiffies + 10 * HZ;
-	while (atomic_read(&kst_entered) < started && time_before(jiffies, timeout))
-		usleep_range(1000, 2000);
-	complete_all(&kst_release);
-	for (i = 0; i < started; i++) {
-		kthread_stop(threads[i]);
-		put_task_struct(threads[i]);
-	}
+	ret = kst_stop_blockers(threads, kst_start_blockers(threads));
 	returns = atomic_read(&ret_hits);
 	missed = rp.nmissed;
 	unregister_kretprobe(&rp);
+	if (ret)
+		return ret;
 
-	if (started < KST_THREADS)
-		return kst_fail("started %d of %d kthreads", started, KST_THREADS);
-	if (atomic_read(&kst_entered) != KST_THREADS)
-		return kst_fail("only %d of %d kthreads entered the target in 10 s",
-				atomic_read(&kst_entered), KST_THREADS);
 	expected = min(maxactive, KST_THREADS);
 	if (returns != expected || missed != KST_THREADS - expected)
 		return kst_fail("%d threads, maxactive %d: %d returns, %d missed (want %d, %d)",
 				KST_THREADS, maxactive, returns, missed,
 				expected, KST_THREADS - expected);
+	return 0;
+}
+
+/*
+ * Calls in flight when their kretprobe is unregistered return as if it
+ * had never been there: to their caller, with their value, and without
+ * its return handler, since the kretprobe may be freed as soon as
+ * unregister_kretprobe() returns.
+ */
+static int kst_count_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	atomic_inc(&entry_hits);
+	return 0;
+}
+
+int case_kretprobe_unregistered_in_flight(void)
+{
+	struct task_struct *threads[KST_THREADS];
+	struct kretprobe rp = {
+		.entry_handler = kst_count_entry,
+		.handler = kst_ret_handler,
+		.maxactive = KST_THREADS,
+	};
+	int ret, started, in_flight;
+
+	kst_reset_counts();
+	kst_init_kprobe(&rp.kp, "kst_blocking", 0);
+	ret = register_kretprobe(&rp);
+	if (ret)
+		return kst_fail("register_kretprobe() returned %d", ret);
+	started = kst_start_blockers(threads);
+	in_flight = atomic_read(&entry_hits);
+	unregister_kretprobe(&rp);
+	ret = kst_stop_blockers(threads, started);
+	if (ret)
+		return ret;
+	if (in_flight != KST_THREADS)
+		return kst_fail("%d of %d calls in flight under the kretprobe", in_flight,
+				KST_THREADS);
+	if (atomic_read(&ret_hits))
+		return kst_fail("%d return handlers ran after unregister_kretprobe()",
+				atomic_read(&ret_hits));
 	return 0;
 }
 
