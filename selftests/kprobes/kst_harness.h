@@ -34,9 +34,6 @@
 #define KST_STEP_ARG(name)	KST_STEP(name)
 #define KST_PART(name)		struct kst_part_##name
 #include "test_modules/kst_steps.h"
-#undef KST_STEP
-#undef KST_STEP_ARG
-#undef KST_PART
 #define STEP(name)		kst_step_##name
 
 static inline int load_test_module(const char *name, const char *params)
@@ -149,7 +146,7 @@ static inline bool find_held_in_kprobes_list(struct __test_metadata *_metadata,
  */
 static inline void teardown_kprobes(struct __test_metadata *_metadata, const char *knob)
 {
-	write_file(MODULE_DEBUGFS "/run", "release");
+	write_file(MODULE_DEBUGFS "/run", STEP(release));
 	write_file(KPROBES_ENABLED, knob);
 	unload_module(TARGET_MODULE);
 	teardown_own_module(_metadata, TEST_MODULE, true);

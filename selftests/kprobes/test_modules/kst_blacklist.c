@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kst_blacklist.c - steps that check the blacklist: the module's own
- * NOKPROBE_SYMBOL() function, and core-kernel entries named by user space
+ * NOKPROBE_SYMBOL() function and a part split off it, and core-kernel
+ * entries named by user space
  */
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
@@ -25,10 +26,11 @@ static noinline int kst_neighbour(int value)
 }
 
 /*
- * What GCC splits off a function gets a name of its own with a suffix
- * (.cold, .part.0, .isra.0, .constprop.0), outside the function's
- * blacklist entry: within_kprobe_blacklist() refuses it by the name before
- * the '.'. Named so by hand here, where the compiler need not split.
+ * A part GCC splits off a function (.cold, .part.0), like a clone it
+ * makes of one (.isra.0, .constprop.0), is a symbol of its own, outside
+ * the function's blacklist entry: within_kprobe_blacklist() refuses it
+ * by the name before the '.', while that name is in kallsyms. Named so
+ * by hand here, where the compiler need not split.
  */
 static int kst_blacklisted_part(int value) __asm__("kst_blacklisted.part.0");
 static int kst_neighbour_part(int value) __asm__("kst_neighbour.part.0");
@@ -44,12 +46,13 @@ static noinline int kst_neighbour_part(int value)
 }
 
 /*
- * A kprobe and a kretprobe on @symbol are both refused with -EINVAL.
- * Registered disabled: a kernel that wrongly accepts them must fail the
- * case, not die at their first hit (a kprobe on arm's do_undefinstr()
- * recurses).
+ * A kprobe and a kretprobe on @symbol are both refused with -EINVAL; a
+ * symbol that does not exist is a bad argument if user space named it
+ * (@named), else a failure. Registered disabled: a kernel that wrongly
+ * accepts them must fail the case, not die at their first hit (a kprobe
+ * on arm's do_undefinstr() recurses).
  */
-static int kst_refused(const char *symbol)
+static int kst_refused(const char *symbol, bool named)
 {
 	struct kprobe kp = { .pre_handler = kst_pre_handler };
 	struct kretprobe rp = { .handler = kst_ret_handler };
@@ -65,8 +68,7 @@ static int kst_refused(const char *symbol)
 	r_ret = register_kretprobe(&rp);
 	if (!r_ret)
 		unregister_kretprobe(&rp);
-	/* No such symbol: a bad argument, not an outcome. */
-	if (k_ret == -ENOENT && r_ret == -ENOENT)
+	if (named && k_ret == -ENOENT && r_ret == -ENOENT)
 		return -EINVAL;
 	if (k_ret != -EINVAL || r_ret != -EINVAL)
 		return kst_fail("%s: kprobe %d, kretprobe %d, expected %d",
@@ -95,7 +97,8 @@ static int kst_accepted(const char *symbol, int (*fn)(int value))
 /* The module's NOKPROBE_SYMBOL function is refused, its neighbour is not. */
 int step_blacklisted_module_function(const char *arg)
 {
-	return kst_refused("kst_blacklisted") ?: kst_accepted("kst_neighbour", kst_neighbour);
+	return kst_refused("kst_blacklisted", false) ?:
+	       kst_accepted("kst_neighbour", kst_neighbour);
 }
 
 /*
@@ -104,7 +107,7 @@ int step_blacklisted_module_function(const char *arg)
  */
 int step_blacklisted_suffixed_part(const char *arg)
 {
-	return kst_refused("kst_blacklisted.part.0") ?:
+	return kst_refused("kst_blacklisted.part.0", false) ?:
 	       kst_accepted("kst_neighbour.part.0", kst_neighbour_part);
 }
 
@@ -113,5 +116,5 @@ int step_blacklisted_symbol(const char *symbol)
 {
 	if (!symbol || !*symbol)
 		return -EINVAL;
-	return kst_refused(symbol);
+	return kst_refused(symbol, true);
 }

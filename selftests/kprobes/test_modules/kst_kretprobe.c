@@ -2,8 +2,9 @@
 /*
  * kst_kretprobe.c - kretprobes: return values, entry_handler and instance
  * data, maxactive (its default, and exhausted by kthreads or recursion),
- * several probes on one address, and the return address a kretprobe
- * replaces, as its handler and a stack trace see it
+ * calls in flight when their kretprobe is unregistered, several probes
+ * on one address, and the return address a kretprobe replaces, as its
+ * handler and a stack trace see it
  */
 #include <linux/completion.h>
 #include <linux/delay.h>
@@ -341,7 +342,7 @@ static int kst_blocker(void *unused)
 
 /*
  * Starts KST_THREADS kthreads that call kst_blocking(), and waits up to
- * 10 s until they are all in it; returns how many started, or fails.
+ * 10 s until they are all in it; returns how many started.
  */
 static int kst_start_blockers(struct task_struct **threads)
 {
@@ -417,18 +418,18 @@ static int kst_check_maxactive(int maxactive)
 	return 0;
 }
 
-/*
- * Calls in flight when their kretprobe is unregistered return as if it
- * had never been there: to their caller, with their value, and without
- * its return handler, since the kretprobe may be freed as soon as
- * unregister_kretprobe() returns.
- */
 static int kst_count_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	atomic_inc(&entry_hits);
 	return 0;
 }
 
+/*
+ * Calls in flight when their kretprobe is unregistered return as if it
+ * had never been there: to their caller, with their value, and without
+ * its return handler, since the kretprobe may be freed as soon as
+ * unregister_kretprobe() returns.
+ */
 int case_kretprobe_unregistered_in_flight(void)
 {
 	struct task_struct *threads[KST_THREADS];
