@@ -32,6 +32,15 @@ files_of() {
 	printf '%s\n' $CORE_FILES $COVERAGE_FILES
 }
 
+# True when C file $1 defines a __naked function: gcc puts gcov's
+# counter updates in it too, where they clobber registers that the
+# function's own assembler relies on (arm's __kretprobe_trampoline()
+# returned every kretprobed call's r0 overwritten, and the kernel's KUnit
+# kprobes suite oopsed at boot).
+naked() {
+	grep -q '__naked' "$1"
+}
+
 instrument() {
 	local src=$1 file makefile line
 
@@ -42,6 +51,10 @@ instrument() {
 		makefile=$src/$(dirname "$file")/Makefile
 		line="GCOV_PROFILE_$(basename "$file" .c).o := y"
 		[ -f "$src/$file" ] || continue
+		if naked "$src/$file"; then
+			say "   $file: not instrumented: gcov's counters would run in its __naked function" >&2
+			continue
+		fi
 		grep -qxF "$line" "$makefile" || printf '%s\n' "$line" >>"$makefile"
 	done
 }
@@ -76,7 +89,10 @@ EOF
 		echo "|---|---|---|"
 		files_of "$label" | while read -r file; do
 			dir=$(dirname "$file")
-			if [ ! -f "$obj/$dir/$(basename "$file" .c).gcno" ]; then
+			if [ -f "$src/$file" ] && naked "$src/$file"; then
+				echo "| $file | not instrumented: a __naked function | |"
+				continue
+			elif [ ! -f "$obj/$dir/$(basename "$file" .c).gcno" ]; then
 				echo "| $file | not built for $label | |"
 				continue
 			elif [ ! -f "$obj/$dir/$(basename "$file" .c).gcda" ]; then
