@@ -13,7 +13,8 @@ so that a new case or step is one line in kst_cases.h or kst_steps.h and
 its function in a kst_*.c file, and nothing here changes:
 - KST_CASE(x), KST_CASE_FATAL(x), KST_STEP(x), KST_STEP_ARG(x) and
   KST_PART(x) belong to the part whose file defines case_x(), step_x() or
-  kst_x_init(); a comment or blank line, to the part of the next such line;
+  kst_x_init(); a comment or blank line that TAGS does not place, to the
+  part of the next such line;
 - in the Makefiles and .gitignore, a line naming a program, object or
   module of a part's file belongs to that part.
 TAGS places the rest: blocks of prose and helpers, by their first line.
@@ -94,9 +95,18 @@ TAGS = {
   ('20', '# SPDX-License-Identifier: GPL-2.0-only', 2),
  ],
  'test_modules/Makefile': [],
- 'test_modules/kst_cases.h': [],
+ 'test_modules/kst_cases.h': [
+  ('19', '/* SPDX-License-Identifier: GPL-2.0 */', 16),
+ ],
  'test_modules/kst_steps.h': [],
+ 'test_modules/kprobes_selftest.h': [
+  ('19b', '#include <linux/atomic.h>', 1),
+  ('19b', '#include <linux/kprobes.h>', 2),
+  ('19b', ' * Calls @fn through a pointer the compiler cannot see through, so that it', 42),
+  ('19b', '', -2),
+ ],
  'test_modules/kst_insn.h': [
+  ('19b', '/* SPDX-License-Identifier: GPL-2.0 */', 10000),
   ('31', '#include <linux/delay.h>', 1),
   ('21', '#include <linux/err.h>', 2),
   ('21', '#include <linux/slab.h>', 2),
@@ -180,6 +190,7 @@ TAGS = {
 def tagged(path):
     lines = open(os.path.join(repo, K, path)).read().split('\n')
     tags = [1] * len(lines)
+    placed = set()
     rule, inherit = RULED.get(path, (None, False))
     for nn, first, n in TAGS[path]:
         part = PART_OF[nn]
@@ -189,17 +200,19 @@ def tagged(path):
             i = lines.index(prev) - 1
             assert lines[i] == ('' if n == -1 else '/*'), (path, lines[i])
             tags[i] = part
+            placed.add(i)
             continue
         i = lines.index(first)
         prev = first
         for j in range(i, min(i + n, len(lines))):
             tags[j] = part
+            placed.add(j)
     nxt = None
     for i in reversed(range(len(lines))) if rule else ():
         part = rule(path, lines[i])
         if part is not None:
             tags[i] = nxt = part
-        elif inherit and nxt is not None:
+        elif inherit and nxt is not None and i not in placed:
             tags[i] = nxt
     # A make recipe belongs to its rule.
     for i in range(1, len(lines)) if rule == named_part else ():

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the objects of kprobes_selftest.ko share: the main probe target, the
- * counters the handlers fill, the helpers of the cases, and the
- * prototypes of the cases (kst_cases.h) and steps (kst_steps.h).
+ * What the objects of kprobes_selftest.ko share: the prototypes of the
+ * cases (kst_cases.h) and steps (kst_steps.h), how a case reports, and
+ * what the cases probe and count with.
  */
 #ifndef _KPROBES_SELFTEST_H
 #define _KPROBES_SELFTEST_H
