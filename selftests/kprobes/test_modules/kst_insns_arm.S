@@ -124,6 +124,92 @@ SYM_FUNC_START(kst_insn_a32_emulated)
 SYM_FUNC_END(kst_insn_a32_emulated)
 
 /*
+ * Emulated on copies of r0 and r3, and of r0, r2 and r3 with the flags:
+ * clz (31 for 1, 0 if lost) and qadd. For 1: 1 + 31 + 100 = 132.
+ */
+SYM_FUNC_START(kst_insn_a32_clz_qadd)
+	mov	r1, #0
+.La32_clz:
+	clz	r1, r0
+	add	r0, r0, r1
+	mov	r1, #100
+.La32_qadd:
+	qadd	r0, r0, r1
+	bx	lr
+SYM_FUNC_END(kst_insn_a32_clz_qadd)
+
+/* An ALU result written to pc: pc reads 8 ahead, + 4 skips two adds of 1. */
+SYM_FUNC_START(kst_insn_a32_add_pc)
+	mov	r1, #4
+.La32_add_pc:
+	add	pc, pc, r1
+	add	r0, r0, #1
+	add	r0, r0, #1
+	add	r0, r0, #100
+	bx	lr
+SYM_FUNC_END(kst_insn_a32_add_pc)
+
+/*
+ * Loads and stores that write their base back, at sp: ldr pc pops the
+ * address of 1: (+ 100), strd and ldrd store and load value and 1000.
+ * Each function adds how far sp moved, 0 when every writeback happened,
+ * and puts sp back.
+ */
+SYM_FUNC_START(kst_insn_a32_ldr_pc)
+	mov	r2, sp
+	adr	r1, 1f
+	str	r1, [sp, #-4]!
+.La32_ldr_pc:
+	ldr	pc, [sp], #4
+	add	r0, r0, #1
+1:	sub	r1, sp, r2
+	add	r0, r0, r1
+	mov	sp, r2
+	add	r0, r0, #100
+	bx	lr
+SYM_FUNC_END(kst_insn_a32_ldr_pc)
+
+SYM_FUNC_START(kst_insn_a32_ldrd_wb)
+	push	{r4, r5}
+	mov	r2, sp
+	mov	r1, #1000
+.La32_strd_wb:
+	strd	r0, r1, [sp, #-8]!
+.La32_ldrd_wb:
+	ldrd	r4, r5, [sp], #8
+	add	r0, r4, r5
+	sub	r1, sp, r2
+	add	r0, r0, r1
+	mov	sp, r2
+	pop	{r4, r5}
+	bx	lr
+SYM_FUNC_END(kst_insn_a32_ldrd_wb)
+
+/*
+ * stm and ldm of pc and a low register, which kprobes simulate instead
+ * of emulating: push {r0, pc} stores its own address + 8 (or + 12, as
+ * the CPU does: bit 2 is cleared), pop {r0, pc} loads value + 108 and
+ * the address of 1:. For 1: 109.
+ */
+SYM_FUNC_START(kst_insn_a32_ldm_pc)
+	push	{r4, lr}
+.La32_stm_pc:
+	stmdb	sp!, {r0, pc}
+	ldmia	sp!, {r0, r1}
+	adr	r2, .La32_stm_pc
+	sub	r1, r1, r2
+	bic	r1, r1, #4
+	add	r0, r0, r1
+	add	r1, r0, #100
+	adr	r2, 1f
+	stmdb	sp!, {r1, r2}
+.La32_ldm_pc:
+	ldmia	sp!, {r0, pc}
+	add	r0, r0, #1
+1:	pop	{r4, pc}
+SYM_FUNC_END(kst_insn_a32_ldm_pc)
+
+/*
  * Never run: what follows bx lr is only probed. A store at sp plus a
  * register may write where the breakpoint handler's frame goes.
  */
@@ -476,6 +562,14 @@ SYM_FUNC_END(kst_insn_refused)
 	kst_insn "mla r0, r1, r2, r0", kst_insn_a32_emulated, .La32_mla, 1, 30210
 	kst_insn "umull r4, r5, r0, r1", kst_insn_a32_emulated, .La32_umull, 1, 30210
 	kst_insn "pop {r4, r5, pc}", kst_insn_a32_emulated, .La32_pop, 1, 30210
+	kst_insn "clz r1, r0", kst_insn_a32_clz_qadd, .La32_clz, 1, 132
+	kst_insn "qadd r0, r0, r1", kst_insn_a32_clz_qadd, .La32_qadd, 1, 132
+	kst_insn "add pc, pc, r1", kst_insn_a32_add_pc, .La32_add_pc, 1, 101
+	kst_insn "ldr pc, [sp], #4", kst_insn_a32_ldr_pc, .La32_ldr_pc, 1, 101
+	kst_insn "strd r0, r1, [sp, #-8]!", kst_insn_a32_ldrd_wb, .La32_strd_wb, 1, 1001
+	kst_insn "ldrd r4, r5, [sp], #8", kst_insn_a32_ldrd_wb, .La32_ldrd_wb, 1, 1001
+	kst_insn "stmdb sp!, {r0, pc}", kst_insn_a32_ldm_pc, .La32_stm_pc, 1, 109
+	kst_insn "ldmia sp!, {r0, pc}", kst_insn_a32_ldm_pc, .La32_ldm_pc, 1, 109
 	kst_insn "svc", kst_insn_refused, .Lsvc, 0, 0, 0, -22
 	kst_insn "str r0, [sp, r1]", kst_insn_refused, .Lstr_sp_reg, 0, 0, 0, -22
 #else
