@@ -211,12 +211,15 @@ fi
 # (what diff --suppress-blank-empty writes, and git apply accepts): a
 # lone space would read as trailing whitespace wherever the patch is not
 # parsed as a patch (checkpatch on a file that git tracks, mail clients).
+# The blob ids on the index lines have 12 digits, as commit ids in the
+# kernel's changelogs: git lengthens a shorter id that is ambiguous, and the
+# kernel repository of a cache that has built more holds more objects.
 format_series() {
 	local dir=$1 from=$2 to=$3 prefix=$4 text=$5 more=$6
 
 	mkdir -p "$dir"
 	rm -f "$dir"/*.patch
-	git -C "$tree" format-patch -q --cover-letter --no-signature --zero-commit \
+	git -C "$tree" -c core.abbrev=12 format-patch -q --cover-letter --no-signature --zero-commit \
 		--subject-prefix="$prefix" -o "$dir" "$from..$to"
 	sed -i 's/^ $//' "$dir"/0*.patch
 	python3 - "$dir/0000-cover-letter.patch" "$text" "$more" <<'PY'
