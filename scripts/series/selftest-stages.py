@@ -83,6 +83,10 @@ RULED = {
 # named by its series number (series/NN-selftests-*): a part added later
 # renumbers nothing here.
 TAGS = {
+ 'config': [
+  ('30', 'CONFIG_KRETPROBES=y', 1),
+  ('40', 'CONFIG_SAMPLES=y', 7),
+ ],
  'Makefile': [
   ('20', 'CFLAGS += -Wall -O2 $(KHDR_INCLUDES)', 3),
   ('36', '# test_torture after the others: its load is what most often hits a bug', 2),
@@ -97,6 +101,8 @@ TAGS = {
  'test_modules/Makefile': [],
  'test_modules/kst_cases.h': [
   ('19', '/* SPDX-License-Identifier: GPL-2.0 */', 16),
+  ('21', ' *', 5),
+  ('21', '#ifndef KST_CASE_FATAL', 3),
  ],
  'test_modules/kst_steps.h': [],
  'test_modules/kprobes_selftest.h': [

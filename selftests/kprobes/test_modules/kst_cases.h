@@ -3,8 +3,8 @@
  * The cases of kprobes_selftest.ko, one line each: the only list of them.
  * A case runs whole in the kernel and is an int case_<name>(void) that
  * returns 0, kst_fail() or kst_skip(). The module builds its table of
- * cases from this list, and test_kprobes.c one api.<name>.run test per
- * case. Whoever includes this file defines KST_CASE(name) first.
+ * cases from this list, and its driver one api.<name>.run test per case.
+ * Whoever includes this file defines KST_CASE(name) first.
  *
  * KST_CASE_FATAL(name): a case that kills a kernel without its fix
  * (../kst_fixes.h names it). CI farms run these selftests on stable

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kst_command.h - the commands that user space writes to the test
- * modules' debugfs files ("run", "call", "bench/run"): a word, and what
- * follows it
+ * modules' debugfs files: a word, and what follows it
  */
 #ifndef _KST_COMMAND_H
 #define _KST_COMMAND_H

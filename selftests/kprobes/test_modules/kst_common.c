@@ -53,7 +53,7 @@ void kst_unregister_held(struct kprobe *kp, bool *registered)
 	*registered = false;
 }
 
-/* Lets a struct be registered again, as lib/test_kprobes.c does. */
+/* Lets a struct be registered again, as lib/tests/test_kprobes.c does. */
 void kst_init_kprobe(struct kprobe *kp, const char *symbol, unsigned int offset)
 {
 	kp->addr = NULL;

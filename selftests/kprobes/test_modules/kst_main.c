@@ -12,16 +12,16 @@
  * The result is "<case> pass", "<case> fail: <diagnostic>" or
  * "<case> skip: <reason>"; "cases" lists the cases (kst_cases.h). The
  * steps of kst_steps.h run the same way: they leave probes registered
- * for user space to look at, and "release" unregisters them. One step
- * takes an argument after the name ("blacklisted_symbol <symbol>").
- * Writing anything that is not a case or a step, an argument to one that
- * takes none, or a missing or unknown symbol fails with -EINVAL and
- * leaves the result as it was.
+ * for user space to look at, and "release" unregisters them. A step may
+ * take an argument after its name. Writing anything that is not a case
+ * or a step, an argument to one that takes none, or an argument it
+ * refuses fails with -EINVAL and leaves the result as it was.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
+#include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
 #include <linux/module.h>
