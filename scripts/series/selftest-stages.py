@@ -79,9 +79,10 @@ RULED = {
  'test_modules/kst_steps.h': (listed_part, True),
 }
 
-# file -> list of (part, first line (exact), number of lines), the part
-# named by its series number (series/NN-selftests-*): a part added later
-# renumbers nothing here.
+# file -> list of (part, first line (exact), number of lines[, which
+# occurrence of that line, 1 if not said]), the part named by its series
+# number (series/NN-selftests-*): a part added later renumbers nothing
+# here.
 TAGS = {
  'config': [
   ('30', 'CONFIG_KRETPROBES=y', 1),
@@ -99,6 +100,16 @@ TAGS = {
   ('20', '# SPDX-License-Identifier: GPL-2.0-only', 2),
  ],
  'test_modules/Makefile': [],
+ 'kst_harness.h': [
+  ('20', '/* SPDX-License-Identifier: GPL-2.0 */', 10000),
+  ('20b', '#include "kst_fixes.h"', 1),
+  ('20b', '\tkst_name_fixes(_metadata->fixture->name, variant, _metadata->name);', 2),
+ ],
+ 'test_kprobes.c': [
+  ('20', '// SPDX-License-Identifier: GPL-2.0', 10000),
+  ('20b', '#ifdef KST_FATAL', 7, 2),
+  ('20b', '\tkst_name_deaths();', 1),
+ ],
  'test_modules/kst_cases.h': [
   ('19', '/* SPDX-License-Identifier: GPL-2.0 */', 16),
   ('21', ' *', 5),
@@ -128,11 +139,15 @@ TAGS = {
   ('31', '', -2),
   ('34b', ' * KST_OPT_JUMP_LEN: how many bytes an optimized probe\'s jump takes where', 10),
   ('34b', '', -2),
-  ('32c', ' * KST_SLOT_INSN: an instruction that changes nothing and for which', 13),
-  ('32c', '', -2),
+  ('32d', ' * KST_SLOT_INSN: an instruction that changes nothing and for which', 13),
+  ('32d', '', -2),
  ],
  'README': [
   ('20', 'kprobes selftests', 10000),
+  ('20b', 'On a kernel without a fix', 10),
+  ('20b', '', -1),
+  ('20b', 'kst_fixes.h names what the console says as the kernel dies, and', 4),
+  ('20b', 'A case that finds a kernel bug names its fix in kst_fixes.h; one that', 3),
   ('22', 'An instruction that an architecture simulates, emulates or refuses is a', 12),
   ('32b', '  test_debugfs   the "kprobes.*" cases that check what user space sees in', 4),
   ('33', '  test_unloaded  kprobes.*_on_unloaded_module: one or two probes on', 5),
@@ -153,8 +168,12 @@ TAGS = {
  ],
  'test_debugfs.c': [
   ('32b', '// SPDX-License-Identifier: GPL-2.0', 10000),
-  ('32c', '/* The pages of instruction slots that kallsyms lists. */', 36),
-  ('32c', '\t\t"hold_slot_probes", "hold_slot_probes x", "hold_slot_probes -1",', 2),
+  ('32c', '/* The module\'s NOKPROBE_SYMBOL() function is listed and refused. */', 93),
+  ('32c', '\t\t"blacklisted_symbol", "blacklisted_symbol  ",', 3),
+  ('32c', '\tchar long_symbol[400];', 1),
+  ('32c', '\t/* Fits the module\'s buffer, but names no symbol. */', 5),
+  ('32d', '/* The pages of instruction slots that kallsyms lists. */', 36),
+  ('32d', '\t\t"hold_slot_probes", "hold_slot_probes x", "hold_slot_probes -1",', 2),
  ],
  'test_optprobe.c': [
   ('34', '// SPDX-License-Identifier: GPL-2.0', 10000),
@@ -198,18 +217,20 @@ def tagged(path):
     tags = [1] * len(lines)
     placed = set()
     rule, inherit = RULED.get(path, (None, False))
-    for nn, first, n in TAGS[path]:
+    for nn, first, n, *nth in TAGS[path]:
         part = PART_OF[nn]
         if n < 0:
             # the line before the line tagged just before: a blank line
             # (-1) or the opening of its comment (-2)
-            i = lines.index(prev) - 1
+            i = prev - 1
             assert lines[i] == ('' if n == -1 else '/*'), (path, lines[i])
             tags[i] = part
             placed.add(i)
             continue
-        i = lines.index(first)
-        prev = first
+        i = -1
+        for _ in range(nth[0] if nth else 1):
+            i = lines.index(first, i + 1)
+        prev = i
         for j in range(i, min(i + n, len(lines))):
             tags[j] = part
             placed.add(j)

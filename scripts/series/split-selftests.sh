@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The kselftest target comes in parts (series/NN-selftests-*); seven of
-# its files grow from part to part (Makefile, .gitignore, README,
-# test_modules/Makefile, kst_cases.h, kst_steps.h, kst_insn.h). They are
-# in no .files list: each part's .diff adds its lines, and
-# scripts/series/selftest-stages.py says which part adds each line. This script
+# The kselftest target comes in parts (series/NN-selftests-*); some of
+# its files grow from part to part (the Makefiles, README, kst_cases.h,
+# the drivers that later parts extend: the keys of TAGS in
+# scripts/series/selftest-stages.py). They are in no .files list: each
+# part's .diff adds its lines, and selftest-stages.py says which part
+# adds each line. This script
 # rewrites the parts' .diff files from the files as they are in
 # selftests/kprobes; scripts/series/gen-series.sh runs it first.
 #

@@ -370,7 +370,8 @@ TEST_F(kprobes, module_rejects_bad_input)
 		"hold_slot_probes 4097",
 	};
 	char before[512], after[512], hits_before[64], hits_after[64];
-	char overlong[4096], long_symbol[400], line[512];
+	char overlong[4096], line[512];
+	char long_symbol[400];
 	int i, ret;
 
 	run_case(_metadata, STEP(call_target));
