@@ -14,7 +14,8 @@
 # tip's is built on every one by the QEMU run), one on Documentation/
 # alone builds nothing (the documentation gate builds it), one on C
 # files that the architecture's kernel does not compile (arm's Thumb-2
-# code elsewhere) builds nothing either, any other builds the kernel,
+# code elsewhere) or on another architecture's arch/ directory builds
+# nothing either, any other builds the kernel,
 # its modules and, once it exists, the kselftest.
 #
 # A step whose tree was built and checked before on the architecture,
@@ -48,13 +49,17 @@ sparse=$("$TOP/scripts/ci/sparse.sh" "$src")
 
 # What step $1 needs built in build directory $2: kernel, kselftest,
 # nothing, or "unused" when it changes only C or assembler files not
-# compiled there.
+# compiled there, or files of another architecture (arch/X/, which a
+# build directory of X has).
 step_kind() {
 	local paths path
 
 	paths=$(git -C "$src" diff --name-only "$1^" "$1")
 	if grep -qv -e '^tools/testing/selftests/' -e '^Documentation/' <<<"$paths"; then
 		while read -r path; do
+			if [[ $path == arch/*/* ]] && [ ! -d "$2/$(cut -d/ -f1-2 <<<"$path")" ]; then
+				continue
+			fi
 			if [[ $path != *.[cS] ]] || maybe_compiled "$2" "$path"; then
 				echo kernel
 				return
@@ -194,6 +199,11 @@ for arch in "${arches[@]}"; do
 		started=$SECONDS
 		build_begin "$obj"
 		if ! "${build[@]}" "$arch" "$src" "$obj" >"$log" 2>&1; then
+			# Unlike a killed build, one that failed left nothing half
+			# written (kbuild deletes a target whose command failed):
+			# the next step must not take it for interrupted and delete
+			# what it wrote (the config's auto.conf among them).
+			build_end "$obj"
 			tail -n 15 "$log"
 			say "   $arch: does NOT build at \"$subject\" (log: $log)"
 			status=1

@@ -172,7 +172,7 @@ TAGS = {
   ('32c', '\t\t"blacklisted_symbol", "blacklisted_symbol  ",', 3),
   ('32c', '\tchar long_symbol[400];', 1),
   ('32c', '\t/* Fits the module\'s buffer, but names no symbol. */', 5),
-  ('32d', '/* The pages of instruction slots that kallsyms lists. */', 36),
+  ('32d', '/* The pages of instruction slots that kallsyms lists. */', 37),
   ('32d', '\t\t"hold_slot_probes", "hold_slot_probes x", "hold_slot_probes -1",', 2),
  ],
  'test_optprobe.c': [

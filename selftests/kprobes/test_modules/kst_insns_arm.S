@@ -37,6 +37,33 @@ SYM_FUNC_START(kst_insn_cond)
 	bx	lr
 SYM_FUNC_END(kst_insn_cond)
 
+/*
+ * Each condition but al on the flags of the argument's top four bits
+ * (N, Z, C, V): bit k of the value is set when condition k (eq, ne, cs,
+ * ..., le, as encoded) holds. The breakpoint takes the condition of the
+ * instruction it replaces, so a probe traps only where that holds; its
+ * check must agree, or the instruction is skipped.
+ */
+SYM_FUNC_START(kst_insn_a32_conds)
+	msr	cpsr_f, r0
+	mov	r0, #0
+.La32_eq:	orreq	r0, r0, #1 << 0
+.La32_ne:	orrne	r0, r0, #1 << 1
+.La32_cs:	orrcs	r0, r0, #1 << 2
+.La32_cc:	orrcc	r0, r0, #1 << 3
+.La32_mi:	orrmi	r0, r0, #1 << 4
+.La32_pl:	orrpl	r0, r0, #1 << 5
+.La32_vs:	orrvs	r0, r0, #1 << 6
+.La32_vc:	orrvc	r0, r0, #1 << 7
+.La32_hi:	orrhi	r0, r0, #1 << 8
+.La32_ls:	orrls	r0, r0, #1 << 9
+.La32_ge:	orrge	r0, r0, #1 << 10
+.La32_lt:	orrlt	r0, r0, #1 << 11
+.La32_gt:	orrgt	r0, r0, #1 << 12
+.La32_le:	orrle	r0, r0, #1 << 13
+	bx	lr
+SYM_FUNC_END(kst_insn_a32_conds)
+
 /* b skips two adds of 1, which a wrong offset lands on. */
 SYM_FUNC_START(kst_insn_a32_b)
 .La32_b:
@@ -547,6 +574,25 @@ SYM_FUNC_END(kst_insn_refused)
 	kst_insn "bl", kst_insn_bl, .Lbl, 1, 102
 	kst_insn "addeq, condition passes", kst_insn_cond, .Laddeq, 0, 100
 	kst_insn "addeq, condition fails", kst_insn_cond, .Laddeq, 5, 6, 0
+	kst_insn "orreq, Z", kst_insn_a32_conds, .La32_eq, 0x40000000, 0x26a9
+	kst_insn "orrne, no flag", kst_insn_a32_conds, .La32_ne, 0x0, 0x16aa
+	kst_insn "orrcs, C", kst_insn_a32_conds, .La32_cs, 0x20000000, 0x15a6
+	kst_insn "orrcc, no flag", kst_insn_a32_conds, .La32_cc, 0x0, 0x16aa
+	kst_insn "orrmi, N", kst_insn_a32_conds, .La32_mi, 0x80000000, 0x2a9a
+	kst_insn "orrpl, no flag", kst_insn_a32_conds, .La32_pl, 0x0, 0x16aa
+	kst_insn "orrvs, V", kst_insn_a32_conds, .La32_vs, 0x10000000, 0x2a6a
+	kst_insn "orrvc, no flag", kst_insn_a32_conds, .La32_vc, 0x0, 0x16aa
+	kst_insn "orrhi, C", kst_insn_a32_conds, .La32_hi, 0x20000000, 0x15a6
+	kst_insn "orrls, no flag", kst_insn_a32_conds, .La32_ls, 0x0, 0x16aa
+	kst_insn "orrls, Z and C", kst_insn_a32_conds, .La32_ls, 0x60000000, 0x26a5
+	kst_insn "orrge, no flag", kst_insn_a32_conds, .La32_ge, 0x0, 0x16aa
+	kst_insn "orrge, N and V", kst_insn_a32_conds, .La32_ge, 0x90000000, 0x165a
+	kst_insn "orrlt, N", kst_insn_a32_conds, .La32_lt, 0x80000000, 0x2a9a
+	kst_insn "orrlt, V", kst_insn_a32_conds, .La32_lt, 0x10000000, 0x2a6a
+	kst_insn "orrgt, no flag", kst_insn_a32_conds, .La32_gt, 0x0, 0x16aa
+	kst_insn "orrgt, N and V", kst_insn_a32_conds, .La32_gt, 0x90000000, 0x165a
+	kst_insn "orrle, Z", kst_insn_a32_conds, .La32_le, 0x40000000, 0x26a9
+	kst_insn "orrle, N", kst_insn_a32_conds, .La32_le, 0x80000000, 0x2a9a
 	kst_insn "b", kst_insn_a32_b, .La32_b, 1, 101
 	kst_insn "blx r3", kst_insn_a32_blx, .La32_blx, 1, 102
 	kst_insn "bx lr", kst_insn_a32_bx_lr, .La32_bx_lr, 1, 2
