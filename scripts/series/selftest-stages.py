@@ -122,6 +122,11 @@ TAGS = {
   ('19b', ' * Calls @fn through a pointer the compiler cannot see through, so that it', 42),
   ('19b', '', -2),
  ],
+ 'test_modules/kst_insns_arm.S': [
+  ('24', '/* SPDX-License-Identifier: GPL-2.0 */', 10000),
+  ('24b', '#else', 321),
+  ('24b', '#else', 55, 2),
+ ],
  'test_modules/kst_insn.h': [
   ('19b', '/* SPDX-License-Identifier: GPL-2.0 */', 10000),
   ('31', '#include <linux/delay.h>', 1),
