@@ -290,20 +290,24 @@ build_end() {
 # and for a stable kernel the newest kselftest and samples against it:
 # the tree's own kselftest config fragment is merged into its config.
 build_label() {
-	local label=$1 src=$2 obj=$3 tests selftest_config
+	local label=$1 src=$2 obj=$3 tests selftest_config status=0
 
 	tests=${TESTS_TREE:-$(tests_tree "$src")}
 	build_begin "$obj"
 	if [ "$tests" = "$src" ]; then
-		"$TOP/scripts/build.sh" "$label" "$src" "$obj" || return
+		"$TOP/scripts/build.sh" "$label" "$src" "$obj" || status=$?
 	else
 		selftest_config=$tests/tools/testing/selftests/kprobes/config
 		EXTRA_CONFIGS="${EXTRA_CONFIGS:-} $selftest_config" \
 			"$TOP/scripts/build.sh" "$label" "$src" "$obj" &&
 		"$TOP/scripts/build.sh" --kselftest-only "$label" "$tests" "$obj" &&
-		"$TOP/scripts/build-samples.sh" "$label" "$tests" "$obj" || return
+		"$TOP/scripts/build-samples.sh" "$label" "$tests" "$obj" || status=$?
 	fi
-	build_end "$obj"
+	# A build that failed, unlike a killed one (status 128 + signal), left
+	# nothing half written (kbuild deletes a target whose command failed):
+	# the next one keeps what this one built.
+	[ "$status" -gt 128 ] || build_end "$obj"
+	return "$status"
 }
 
 # Names git tree $1 as it is on disk: its commit's tree and whatever is
