@@ -69,14 +69,39 @@ def named_part(path, line):
     parts = [FILE_PART[d, w] for w in re.findall(r'\w+', line) if (d, w) in FILE_PART]
     return max(parts) if parts else None
 
-# Files whose lines are placed by rule: the rule, and whether a line it
-# does not place takes the part of the next line it does.
+TESTED = re.compile(r'^TEST_F(?:_TIMEOUT)?\((\w+), (\w+)[,)]')
+
+def test_part(name):
+    """The part of the test of TAP name @name (api.<case>.run: its case's)."""
+    if name.startswith('api.'):
+        return SYMBOL_PART['case_' + name.split('.')[1]]
+    for path in glob.glob(os.path.join(repo, K, 'test_*.c')):
+        stem = os.path.splitext(os.path.basename(path))[0]
+        if stem + '.c' in TAGS:
+            lines, tags = tagged(stem + '.c')
+        else:
+            lines = open(path).read().split('\n')
+            tags = [FILE_PART['', stem]] * len(lines)
+        for line, part in zip(lines, tags):
+            m = TESTED.match(line)
+            if m and '%s.%s' % m.groups() == name:
+                return part
+    raise AssertionError('no test %s in selftests/kprobes' % name)
+
+def fixed_part(path, line):
+    m = re.match(r'^\t\{ "([\w.]+)",$', line)
+    return test_part(m.group(1)) if m else None
+
+# Files whose lines are placed by rule: the rule, and the part of a line it
+# does not place: that of the next line it does (a comment before a case)
+# or of the one before (an entry's other lines).
 RULED = {
- 'Makefile': (named_part, False),
- '.gitignore': (named_part, False),
- 'test_modules/Makefile': (named_part, False),
- 'test_modules/kst_cases.h': (listed_part, True),
- 'test_modules/kst_steps.h': (listed_part, True),
+ 'Makefile': (named_part, None),
+ '.gitignore': (named_part, None),
+ 'test_modules/Makefile': (named_part, None),
+ 'test_modules/kst_cases.h': (listed_part, 'next'),
+ 'test_modules/kst_steps.h': (listed_part, 'next'),
+ 'kst_fixes.h': (fixed_part, 'prev'),
 }
 
 # file -> list of (part, first line (exact), number of lines[, which
@@ -92,7 +117,8 @@ TAGS = {
   ('20', 'CFLAGS += -Wall -O2 $(KHDR_INCLUDES)', 3),
   ('36', '# test_torture after the others: its load is what most often hits a bug', 2),
   ('38', '# Run by hand, by a soak job or a benchmark run: see their headers.', 1),
-  ('20', '# test_kprobes has one test per case of kst_cases.h: a new case rebuilds it.', 2),
+  ('20', '# The drivers have a test per case of kst_cases.h and a name per step of', 4),
+  ('21', '# A *_fatal program is its test program built with KST_FATAL: the cases', 4),
   ('20', '$(TEST_GEN_PROGS) $(TEST_GEN_PROGS_EXTENDED): helpers.c', 1),
   ('20', '', -1),
  ],
@@ -100,14 +126,39 @@ TAGS = {
   ('20', '# SPDX-License-Identifier: GPL-2.0-only', 2),
  ],
  'test_modules/Makefile': [],
+ 'helpers.h': [
+  ('20', '/* SPDX-License-Identifier: GPL-2.0 */', 10000),
+  ('32b', '#define KPROBES_BLACKLIST\tDEBUGFS "/kprobes/blacklist"', 1),
+  ('32c', 'int blacklist_lines(const char *what);', 1),
+  ('38', 'void sample_path(const char *name, char *path, size_t size);', 1),
+ ],
+ 'helpers.c': [
+  ('20', '// SPDX-License-Identifier: GPL-2.0', 10000),
+  ('38', '#include <sys/utsname.h>', 1),
+  ('32c', '/* Lines of kprobes/blacklist that contain @what (all if NULL), or -errno. */', 15),
+  ('38', '/* Where modules_install puts samples/kprobes/@name.ko. */', 9),
+  ('38', '', -1),
+ ],
+ 'kst_fixes.h': [
+  ('20b', '/* SPDX-License-Identifier: GPL-2.0 */', 31),
+  ('21', ' *', 4),
+  ('20b', '};', 10000, 2),
+ ],
  'kst_harness.h': [
   ('20', '/* SPDX-License-Identifier: GPL-2.0 */', 10000),
   ('20b', '#include "kst_fixes.h"', 1),
+  ('33', '#define TARGET_MODULE\t"kprobes_selftest_target"', 1),
+  ('32b', " * The kprobes/list line of the first probe that the module's debugfs file", 30),
+  ('32b', '', -2),
+  ('33', '\tunload_module(TARGET_MODULE);\t/* if a case loaded it */', 1),
   ('20b', '\tkst_name_fixes(_metadata->fixture->name, variant, _metadata->name);', 2),
  ],
  'test_kprobes.c': [
   ('20', '// SPDX-License-Identifier: GPL-2.0', 10000),
-  ('20b', '#ifdef KST_FATAL', 7, 2),
+  ('21', ' *', 5, 2),
+  ('21', "/* The other program's case: a declaration, for the list's semicolon. */", 7),
+  ('21', '#define KST_CASE_FATAL(case_name)\tKST_ELSEWHERE(case_name)', 2),
+  ('21', '#ifdef KST_FATAL', 7, 2),
   ('20b', '\tkst_name_deaths();', 1),
  ],
  'test_modules/kst_cases.h': [
@@ -124,6 +175,7 @@ TAGS = {
  ],
  'test_modules/kst_insns_arm.S': [
   ('24', '/* SPDX-License-Identifier: GPL-2.0 */', 10000),
+  ('24b', ' * Thumb code on a Thumb-2 kernel (probes/decode-thumb.c,', 2),
   ('24b', '#else', 321),
   ('24b', '#else', 55, 2),
  ],
@@ -152,7 +204,8 @@ TAGS = {
   ('20b', 'On a kernel without a fix', 10),
   ('20b', '', -1),
   ('20b', 'kst_fixes.h names what the console says as the kernel dies, and', 4),
-  ('20b', 'A case that finds a kernel bug names its fix in kst_fixes.h; one that', 3),
+  ('20b', 'A case that finds a kernel bug names its fix in kst_fixes.h.', 4),
+  ('21', 'One that kills a kernel without the fix is listed with', 2),
   ('22', 'An instruction that an architecture simulates, emulates or refuses is a', 12),
   ('32b', '  test_debugfs   the "kprobes.*" cases that check what user space sees in', 4),
   ('33', '  test_unloaded  kprobes.*_on_unloaded_module: one or two probes on', 5),
@@ -170,9 +223,11 @@ TAGS = {
   ('38', 'Installed, but not run by default:', 2),
   ('39', '  kprobes_soak begin [CYCLES]; <run the suite>; kprobes_soak end', 5),
   ('38', '  kprobes_bench [-c CALLS] [-b N,...]', 5),
+  ('32c', '  ./test_debugfs -t blacklist_core_functions', 1),
  ],
  'test_debugfs.c': [
   ('32b', '// SPDX-License-Identifier: GPL-2.0', 10000),
+  ('32c', '#include <ctype.h>', 2),
   ('32c', '/* The module\'s NOKPROBE_SYMBOL() function is listed and refused. */', 93),
   ('32c', '\t\t"blacklisted_symbol", "blacklisted_symbol  ",', 3),
   ('32c', '\tchar long_symbol[400];', 1),
@@ -239,23 +294,27 @@ def tagged(path):
         for j in range(i, min(i + n, len(lines))):
             tags[j] = part
             placed.add(j)
-    nxt = None
-    for i in reversed(range(len(lines))) if rule else ():
-        part = rule(path, lines[i])
-        if part is not None:
-            tags[i] = nxt = part
-        elif inherit and nxt is not None and i not in placed:
-            tags[i] = nxt
+    # A line that TAGS and the rule both place comes with the later part,
+    # and no line before the file's first.
+    ruled = [rule(path, line) if rule else None for line in lines]
+    ruled = [None if r is None else max(r, tags[0]) for r in ruled]
+    order = reversed(range(len(lines))) if inherit == 'next' else range(len(lines))
+    near = None
+    for i in order:
+        if ruled[i] is not None:
+            tags[i] = near = max(ruled[i], tags[i]) if i in placed else ruled[i]
+        elif inherit and near is not None and i not in placed:
+            tags[i] = near
     # A make recipe belongs to its rule.
     for i in range(1, len(lines)) if rule == named_part else ():
         if lines[i].startswith('\t') and lines[i - 1].strip():
             tags[i] = tags[i - 1]
     return lines, tags
 
-# A growing file that no rule places is named by its first part too
-# (test_samples, in the Makefile).
+# A growing file is named by its first part too (test_samples, helpers
+# and kst_fixes.h in the Makefile).
 for path in TAGS:
-    if path not in RULED:
+    if RULED.get(path, (None,))[0] != named_part:
         d, name = os.path.split(path)
         FILE_PART[d, os.path.splitext(name)[0]] = min(tagged(path)[1])
 # test_samples_fatal has no file of its own either (test_samples.c built

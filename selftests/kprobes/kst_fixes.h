@@ -4,9 +4,12 @@
  * subject of each patch. CI farms run these selftests on stable kernels,
  * which may lack some of them: a test names the fixes it needs before it
  * starts, so that its failure, or a console that ends in an oops, says
- * which fix to look for. The cases that kill a kernel without their fix
- * (KST_CASE_FATAL in test_modules/kst_cases.h) run last, in
- * test_kprobes_fatal, after every other program has reported.
+ * which fix to look for.
+ *
+ * The cases that kill a kernel without their fix (KST_CASE_FATAL in
+ * test_modules/kst_cases.h) run last, in test_kprobes_fatal, after every
+ * other program has reported.
+ *
  * Include after ../kselftest.h (ARRAY_SIZE()).
  */
 #ifndef KST_FIXES_H

@@ -30,7 +30,8 @@
  * to run. A step misspelt in a driver does not compile; a string would
  * fail only when the test runs.
  */
-#define KST_STEP(name)		static const char kst_step_##name[] __attribute__((unused)) = #name
+#define KST_STEP(name)							\
+	static const char kst_step_##name[] __attribute__((unused)) = #name
 #define KST_STEP_ARG(name)	KST_STEP(name)
 #define KST_PART(name)		struct kst_part_##name
 #include "test_modules/kst_steps.h"
@@ -141,14 +142,13 @@ static inline bool find_held_in_kprobes_list(struct __test_metadata *_metadata,
 
 /*
  * Whatever the case did, leave kprobes as we found them: no probe held,
- * the global knob restored, the target module unloaded if a case loaded
- * it.
+ * the global knob restored and no test module loaded.
  */
 static inline void teardown_kprobes(struct __test_metadata *_metadata, const char *knob)
 {
 	write_file(MODULE_DEBUGFS "/run", STEP(release));
 	write_file(KPROBES_ENABLED, knob);
-	unload_module(TARGET_MODULE);
+	unload_module(TARGET_MODULE);	/* if a case loaded it */
 	teardown_own_module(_metadata, TEST_MODULE, true);
 }
 

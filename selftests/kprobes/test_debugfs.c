@@ -227,6 +227,38 @@ TEST_F(kprobes, global_knob_covers_enabled_aggregate)
 	EXPECT_EQ(1, hits[1]) TH_LOG("a probe enabled while kprobes were disabled did not fire");
 }
 
+/*
+ * While kprobes/enabled is 0, a kprobe that joins a disabled one on its
+ * address is registered unarmed, and is armed when the knob is set again.
+ * Disabled, and unregistered after the other is enabled, both while the
+ * knob is 0 again, they leave nothing to arm.
+ */
+TEST_F(kprobes, global_knob_covers_changing_aggregate)
+{
+	int hits[2];
+
+	run_case(_metadata, STEP(hold_kprobe_disabled));
+	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "0"));
+	run_case(_metadata, STEP(hold_kprobe));
+	run_case(_metadata, STEP(call_target));
+	read_hits(_metadata, hits);
+	EXPECT_EQ(0, hits[0]) TH_LOG("a probe registered while kprobes were disabled fired");
+	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "1"));
+	run_case(_metadata, STEP(call_target));
+	read_hits(_metadata, hits);
+	EXPECT_EQ(1, hits[0]) TH_LOG("not armed when kprobes were enabled again");
+
+	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "0"));
+	run_case(_metadata, STEP(disable_held));
+	run_case(_metadata, STEP(enable_held_disabled));
+	run_case(_metadata, STEP(release));
+	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "1"));
+	run_case(_metadata, STEP(call_target));
+	read_hits(_metadata, hits);
+	EXPECT_EQ(1, hits[0]) TH_LOG("a probe disabled and unregistered while disarmed fired");
+	EXPECT_EQ(0, hits[1]) TH_LOG("a probe unregistered while kprobes were disabled fired");
+}
+
 /* The module's NOKPROBE_SYMBOL() function is listed and refused. */
 TEST_F(kprobes, blacklist_module_function)
 {

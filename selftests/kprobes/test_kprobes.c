@@ -9,8 +9,6 @@
  * every case no probe of the test modules may be left in kprobes/list,
  * and the global enable knob is restored.
  */
-#include <assert.h>
-
 #include "../kselftest_harness.h"
 #include "kst_harness.h"
 
@@ -23,10 +21,12 @@ FIXTURE_VARIANT(api) {
 };
 
 /*
- * One variant per line of kst_cases.h, named as the case. A case that
- * kills a kernel without its fix (KST_CASE_FATAL) is not this program's
- * but test_kprobes_fatal's, which is this file built with KST_FATAL and
- * runs last: on such a kernel every other kprobes test reports first.
+ * One variant per line of kst_cases.h, named as the case.
+ *
+ * A case that kills a kernel without its fix (KST_CASE_FATAL) is not this
+ * program's but test_kprobes_fatal's, which is this file built with
+ * KST_FATAL and runs last: on such a kernel every other kprobes test
+ * reports first.
  */
 #define KST_VARIANT(case_name)						\
 	static const char kst_name_##case_name[] = #case_name;		\

@@ -200,12 +200,49 @@ int case_batch_rollback(void)
 	return 0;
 }
 
+/*
+ * A batch whose first member is invalid fails with its error and leaves
+ * nothing registered: there is nothing to roll back.
+ */
+int case_batch_first_invalid(void)
+{
+	struct kretprobe *rps[KST_BATCH];
+	struct kprobe *kps[KST_BATCH];
+	int kret, rret, hits;
+
+	kst_reset_counts();
+	kst_init_batch(kps, rps);
+	kps[0]->symbol_name = "kst_no_such_function";
+	rps[0]->kp.symbol_name = "kst_no_such_function";
+	kret = register_kprobes(kps, KST_BATCH);
+	rret = register_kretprobes(rps, KST_BATCH);
+	kst_call_batch();
+	hits = atomic_read(&pre_hits) + atomic_read(&ret_hits);
+	if (!kret)
+		unregister_kprobes(kps, KST_BATCH);
+	if (!rret)
+		unregister_kretprobes(rps, KST_BATCH);
+	if (kret != -ENOENT || rret != -ENOENT)
+		return kst_fail("first member: register_kprobes %d, _kretprobes %d, expected %d",
+				kret, rret, -ENOENT);
+	if (hits) {
+		unregister_kprobes(kps, KST_BATCH);
+		unregister_kretprobes(rps, KST_BATCH);
+		return kst_fail("a failed batch left probes that fired %d times", hits);
+	}
+	return 0;
+}
+
+/*
+ * num <= 0: registering fails with -EINVAL, and unregistering leaves a
+ * registered batch alone.
+ */
 int case_batch_num_invalid(void)
 {
 	struct kretprobe *rps[KST_BATCH];
 	struct kprobe *kps[KST_BATCH];
 	int nums[] = { 0, -1 };
-	int i, ret;
+	int i, ret, hits;
 
 	kst_init_batch(kps, rps);
 	for (i = 0; i < ARRAY_SIZE(nums); i++) {
@@ -218,5 +255,26 @@ int case_batch_num_invalid(void)
 			return kst_fail("register_kretprobes(num = %d): %d, expected %d",
 					nums[i], ret, -EINVAL);
 	}
+
+	kst_reset_counts();
+	ret = register_kprobes(kps, KST_BATCH);
+	if (ret)
+		return kst_fail("register_kprobes(%d) returned %d", KST_BATCH, ret);
+	ret = register_kretprobes(rps, KST_BATCH);
+	if (ret) {
+		unregister_kprobes(kps, KST_BATCH);
+		return kst_fail("register_kretprobes(%d) returned %d", KST_BATCH, ret);
+	}
+	for (i = 0; i < ARRAY_SIZE(nums); i++) {
+		unregister_kprobes(kps, nums[i]);
+		unregister_kretprobes(rps, nums[i]);
+	}
+	kst_call_batch();
+	hits = atomic_read(&pre_hits) + atomic_read(&ret_hits);
+	unregister_kretprobes(rps, KST_BATCH);
+	unregister_kprobes(kps, KST_BATCH);
+	if (hits != 2 * KST_BATCH)
+		return kst_fail("after unregistering num <= 0: %d hits of %d probes",
+				hits, 2 * KST_BATCH);
 	return 0;
 }

@@ -34,6 +34,7 @@ static noinline int kst_neighbour(int value)
  */
 static int kst_blacklisted_part(int value) __asm__("kst_blacklisted.part.0");
 static int kst_neighbour_part(int value) __asm__("kst_neighbour.part.0");
+static int kst_orphan_part(int value) __asm__("kst_orphan.part.0");
 
 static noinline __used int kst_blacklisted_part(int value)
 {
@@ -43,6 +44,12 @@ static noinline __used int kst_blacklisted_part(int value)
 static noinline int kst_neighbour_part(int value)
 {
 	return value * 7;
+}
+
+/* No kst_orphan(): the name before the '.' is no symbol. */
+static noinline int kst_orphan_part(int value)
+{
+	return value * 11;
 }
 
 /*
@@ -103,12 +110,14 @@ int step_blacklisted_module_function(const char *arg)
 
 /*
  * The suffixed part of a blacklisted function is refused; that of a
- * function not blacklisted is probed, and fires.
+ * function not blacklisted, or of a name that is no symbol, is probed,
+ * and fires.
  */
 int step_blacklisted_suffixed_part(const char *arg)
 {
 	return kst_refused("kst_blacklisted.part.0", false) ?:
-	       kst_accepted("kst_neighbour.part.0", kst_neighbour_part);
+	       kst_accepted("kst_neighbour.part.0", kst_neighbour_part) ?:
+	       kst_accepted("kst_orphan.part.0", kst_orphan_part);
 }
 
 /* A blacklisted core-kernel function, named by user space. */

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kst_insns_arm.S - instructions 32-bit ARM kprobes simulate or emulate
- * (probes/decode-arm.c, decode-thumb.c, kprobes/actions-thumb.c), conditional
- * ones, and two they refuse, each in a function of its own:
- * long f(long value). A32 code on an ARM kernel, Thumb code on a
- * Thumb-2 kernel.
+ * kst_insns_arm.S - instructions 32-bit ARM kprobes simulate or emulate,
+ * conditional ones, and two they refuse, each in a function of its own:
+ * long f(long value).
+ * A32 code on an ARM kernel (probes/decode-arm.c, kprobes/actions-arm.c).
+ * Thumb code on a Thumb-2 kernel (probes/decode-thumb.c,
+ * kprobes/actions-thumb.c).
  */
 #include "kst_insns_table.S"
 
@@ -593,6 +594,7 @@ SYM_FUNC_END(kst_insn_refused)
 	kst_insn "orrgt, N and V", kst_insn_a32_conds, .La32_gt, 0x90000000, 0x165a
 	kst_insn "orrle, Z", kst_insn_a32_conds, .La32_le, 0x40000000, 0x26a9
 	kst_insn "orrle, N", kst_insn_a32_conds, .La32_le, 0x80000000, 0x2a9a
+	kst_insn "orrle, V", kst_insn_a32_conds, .La32_le, 0x10000000, 0x2a6a
 	kst_insn "b", kst_insn_a32_b, .La32_b, 1, 101
 	kst_insn "blx r3", kst_insn_a32_blx, .La32_blx, 1, 102
 	kst_insn "bx lr", kst_insn_a32_bx_lr, .La32_bx_lr, 1, 2
