@@ -70,12 +70,14 @@ def named_part(path, line):
     return max(parts) if parts else None
 
 TESTED = re.compile(r'^TEST_F(?:_TIMEOUT)?\((\w+), (\w+)[,)]')
+TEST_PARTS = {}
 
 def test_part(name):
     """The part of the test of TAP name @name (api.<case>.run: its case's)."""
     if name.startswith('api.'):
         return SYMBOL_PART['case_' + name.split('.')[1]]
-    for path in glob.glob(os.path.join(repo, K, 'test_*.c')):
+    # fixture.test -> the part of its TEST_F() line, in every driver once
+    for path in glob.glob(os.path.join(repo, K, 'test_*.c')) if not TEST_PARTS else ():
         stem = os.path.splitext(os.path.basename(path))[0]
         if stem + '.c' in TAGS:
             lines, tags = tagged(stem + '.c')
@@ -84,9 +86,10 @@ def test_part(name):
             tags = [FILE_PART['', stem]] * len(lines)
         for line, part in zip(lines, tags):
             m = TESTED.match(line)
-            if m and '%s.%s' % m.groups() == name:
-                return part
-    raise AssertionError('no test %s in selftests/kprobes' % name)
+            if m:
+                TEST_PARTS['%s.%s' % m.groups()] = part
+    assert name in TEST_PARTS, 'no test %s in selftests/kprobes' % name
+    return TEST_PARTS[name]
 
 def fixed_part(path, line):
     m = re.match(r'^\t\{ "([\w.]+)",$', line)
