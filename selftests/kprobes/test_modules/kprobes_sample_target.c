@@ -100,7 +100,7 @@ static noinline void kst_sample_void(long value)
 
 /*
  * Eight arguments: x86_64, i386, ARM and s390 pass some on the stack;
- * arm64, riscv, powerpc and 64-bit MIPS all eight in registers.
+ * arm64, RISC-V, powerpc and 64-bit MIPS all eight in registers.
  */
 static noinline long kst_sample_args(long a, long b, long c, long d,
 				     long e, long f, long g, long h)

@@ -149,36 +149,51 @@ int case_batch(void)
 }
 
 /*
- * A batch whose member 5 is invalid fails with that member's error and
- * registers none of the first five; each can be registered again.
+ * A batch with member @bad invalid: both calls fail with its error, and
+ * no member is left to fire. What a wrong result left is unregistered:
+ * kprobes always (unregistering one that is not registered does
+ * nothing), kretprobes only where the batch says it registered or one
+ * fired, since unregistering a kretprobe that is not registered oopses a
+ * kernel without "kprobes: Skip kretprobes that are not registered in
+ * unregister_kretprobes()".
+ */
+static int kst_check_bad_member(struct kprobe **kps, struct kretprobe **rps, int bad)
+{
+	int kret, rret, hits;
+
+	kst_reset_counts();
+	kst_init_batch(kps, rps);
+	kps[bad]->symbol_name = "kst_no_such_function";
+	rps[bad]->kp.symbol_name = "kst_no_such_function";
+	kret = register_kprobes(kps, KST_BATCH);
+	rret = register_kretprobes(rps, KST_BATCH);
+	kst_call_batch();
+	hits = atomic_read(&pre_hits) + atomic_read(&ret_hits);
+	unregister_kprobes(kps, KST_BATCH);
+	if (!rret || hits)
+		unregister_kretprobes(rps, KST_BATCH);
+	if (kret != -ENOENT || rret != -ENOENT)
+		return kst_fail("bad member %d: register_kprobes %d, _kretprobes %d, expected %d",
+				bad, kret, rret, -ENOENT);
+	if (hits)
+		return kst_fail("a batch with bad member %d left probes that fired %d times",
+				bad, hits);
+	return 0;
+}
+
+/*
+ * A batch whose member 5 is invalid rolls back the first five; each can
+ * be registered again.
  */
 int case_batch_rollback(void)
 {
 	struct kretprobe *rps[KST_BATCH];
 	struct kprobe *kps[KST_BATCH];
-	int kret, rret, ret, hits;
+	int ret, hits;
 
-	kst_reset_counts();
-	kst_init_batch(kps, rps);
-	kps[5]->symbol_name = "kst_no_such_function";
-	rps[5]->kp.symbol_name = "kst_no_such_function";
-	kret = register_kprobes(kps, KST_BATCH);
-	rret = register_kretprobes(rps, KST_BATCH);
-	kst_call_batch();
-	hits = atomic_read(&pre_hits) + atomic_read(&ret_hits);
-	if (!kret)
-		unregister_kprobes(kps, KST_BATCH);
-	if (!rret)
-		unregister_kretprobes(rps, KST_BATCH);
-	if (kret != -ENOENT || rret != -ENOENT)
-		return kst_fail("bad member: register_kprobes %d, _kretprobes %d, expected %d",
-				kret, rret, -ENOENT);
-	if (hits) {
-		/* Members left registered must not outlive the module. */
-		unregister_kprobes(kps, KST_BATCH);
-		unregister_kretprobes(rps, KST_BATCH);
-		return kst_fail("a failed batch left probes that fired %d times", hits);
-	}
+	ret = kst_check_bad_member(kps, rps, 5);
+	if (ret)
+		return ret;
 
 	/* Rolled-back members can be registered again, all but the bad one. */
 	kst_reset_counts();
@@ -200,37 +215,13 @@ int case_batch_rollback(void)
 	return 0;
 }
 
-/*
- * A batch whose first member is invalid fails with its error and leaves
- * nothing registered: there is nothing to roll back.
- */
+/* A batch whose first member is invalid has nothing to roll back. */
 int case_batch_first_invalid(void)
 {
 	struct kretprobe *rps[KST_BATCH];
 	struct kprobe *kps[KST_BATCH];
-	int kret, rret, hits;
 
-	kst_reset_counts();
-	kst_init_batch(kps, rps);
-	kps[0]->symbol_name = "kst_no_such_function";
-	rps[0]->kp.symbol_name = "kst_no_such_function";
-	kret = register_kprobes(kps, KST_BATCH);
-	rret = register_kretprobes(rps, KST_BATCH);
-	kst_call_batch();
-	hits = atomic_read(&pre_hits) + atomic_read(&ret_hits);
-	if (!kret)
-		unregister_kprobes(kps, KST_BATCH);
-	if (!rret)
-		unregister_kretprobes(rps, KST_BATCH);
-	if (kret != -ENOENT || rret != -ENOENT)
-		return kst_fail("first member: register_kprobes %d, _kretprobes %d, expected %d",
-				kret, rret, -ENOENT);
-	if (hits) {
-		unregister_kprobes(kps, KST_BATCH);
-		unregister_kretprobes(rps, KST_BATCH);
-		return kst_fail("a failed batch left probes that fired %d times", hits);
-	}
-	return 0;
+	return kst_check_bad_member(kps, rps, 0);
 }
 
 /*

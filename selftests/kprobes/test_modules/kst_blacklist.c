@@ -46,7 +46,11 @@ static noinline int kst_neighbour_part(int value)
 	return value * 7;
 }
 
-/* No kst_orphan(): the name before the '.' is no symbol. */
+/*
+ * No kst_orphan(): the name before the '.' is no symbol, and nothing
+ * refuses the part. kprobes.rst does not say so; the case pins what
+ * within_kprobe_blacklist() does.
+ */
 static noinline int kst_orphan_part(int value)
 {
 	return value * 11;

@@ -201,8 +201,9 @@ static inline void *kst_func_start(void *addr)
  * probe is registered; ftrace call sites next to the entry may refuse one
  * (-EINVAL). Within @func: a small function's next instruction may be
  * another function's entry. The probe is registered disabled, and at
- * once unregistered. A NULL @func is found from @symbol: a function of
- * another module has no address here to give.
+ * once unregistered.
+ * A NULL @func is found from @symbol: a function of another module has
+ * no address here to give.
  */
 static inline int kst_find_offset(const char *symbol, const void *func,
 				  bool (*keep)(const struct kprobe *kp))

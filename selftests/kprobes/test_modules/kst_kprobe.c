@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kst_kprobe.c - kprobes by symbol and by address, on a function of the
- * module and on a core-kernel function
+ * module and on a core-kernel function, and two on one address
  */
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
@@ -111,4 +111,42 @@ int case_kprobe_core_kernel(void)
 int case_kprobe_core_kernel_addr(void)
 {
 	return kst_check_core_kprobe(NULL, kstrtoull, 0);
+}
+
+/*
+ * Of two kprobes on one address, one without a pre_handler and both with
+ * a post_handler, each handler runs once per call; once the second is
+ * unregistered, the post_handler of the first still runs.
+ */
+int case_probes_same_addr_handlers(void)
+{
+	struct kprobe post_only = { .post_handler = kst_post_handler };
+	int calls, pre, post, post_alone, ret;
+
+	kst_reset_counts();
+	kst_init_kprobe(&post_only, "kst_target", 0);
+	kst_init_kprobe(&kst_kprobe, "kst_target", 0);
+	ret = register_kprobe(&post_only);
+	if (ret)
+		return kst_fail("register_kprobe() without a pre_handler returned %d", ret);
+	ret = register_kprobe(&kst_kprobe);
+	if (ret) {
+		unregister_kprobe(&post_only);
+		return kst_fail("register_kprobe() of the second returned %d", ret);
+	}
+	calls = kst_call_values(kst_target);
+	pre = atomic_read(&pre_hits);
+	post = atomic_read(&post_hits);
+	unregister_kprobe(&kst_kprobe);
+	kst_call(kst_target, 0);
+	post_alone = atomic_read(&post_hits) - post;
+	unregister_kprobe(&post_only);
+
+	if (pre != calls || post != 2 * calls)
+		return kst_fail("%d calls: %d pre, %d post runs (want %d, %d)",
+				calls, pre, post, calls, 2 * calls);
+	if (post_alone != 1)
+		return kst_fail("1 call with the first alone: its post_handler ran %d times",
+				post_alone);
+	return 0;
 }
