@@ -88,6 +88,10 @@ RUN_RE = re.compile(r"^(?:# )*#\s+RUN\s+(\S+) \.\.\.$")
 HARNESS_NOTE_RE = re.compile(r"^(?:# )*#\s+([\w.-]+\.[ch]:\d+):[^:\s]+:(.*)$")
 HARNESS_END_RE = re.compile(r"^(?:# )*#\s+\S+: (Test (?:terminated|ended) .*)$")
 MODULE_CASE_RE = re.compile(r"^\[\s*\d+\.\d+\] kprobes_selftest: case (\S+)$")
+# A test writes its name to the kernel log as it starts
+# (selftests/kprobes/kst_fixes.h): a dying kernel gets that to the
+# console, where the harness's RUN line, from user space, may be lost.
+START_RE = re.compile(r"kprobes selftests: starting ([\w.-]+)$")
 # A test names, before it starts, each fix it is known to need
 # (selftests/kprobes/kst_fixes.h): on its output and, in the programs whose
 # cases may kill a kernel without the fix, in the kernel log, which a
@@ -123,6 +127,7 @@ class Run:
         self.marks = set()
         self.suffix = ""        # which pass over the suite, after the first
         self.running = None     # the case announced and not finished yet
+        self.in_kernel = None   # the test module's case it runs, if any
         self.announced = None   # the last case kselftest_harness.h announced
         self.notes = []         # what the harness said since it announced it
         self.needs = {}         # test -> the fixes it needs, until its result
@@ -153,7 +158,12 @@ class Run:
             self.kunit_disabled = True
         m = MODULE_CASE_RE.match(line)
         if m:
-            self.running = f"{m.group(1)} (in the kernel)"
+            self.in_kernel = m.group(1)
+        m = START_RE.search(line)
+        if m and not self.reported(m.group(1)):
+            # The kernel keeps its own records in order: a case the
+            # module runs after this comes from this test.
+            self.running, self.in_kernel = m.group(1), None
         m = DEATH_RE.search(line)
         if m:
             self.deaths[m.group(1)] = m.group(2)
@@ -190,7 +200,7 @@ class Run:
             tap_at, cases_at = self.pass_at
             self.live = (self.tap[tap_at:], self.cases[cases_at:])
             del self.tap[tap_at:], self.cases[cases_at:]
-            self.program = self.announced = self.running = None
+            self.program = self.announced = self.running = self.in_kernel = None
             self.plans, self.notes = {}, []
         elif text == "output end" and self.live:
             self.replayed()
@@ -243,15 +253,13 @@ class Run:
         if depth == 1:
             # The console does not keep user space and kernel lines in
             # order: forget only the case this result is for.
-            if self.running and self.running.split()[0] in name:
-                self.running = None
+            self.finished(name)
             self.add_case(name, status, reason or "")
             if self.program:
                 self.program["cases"] += 1
         elif depth == 0 and not self.program:
             # a program run on its own, outside run_kselftest.sh
-            if self.running and self.running.split()[0] in name:
-                self.running = None
+            self.finished(name)
             self.add_case(name, status, reason or "")
         elif depth == 0:
             prog = self.program
@@ -324,6 +332,18 @@ class Run:
                       status, reason or "")
         if depth in self.kunit_plans:
             self.kunit_plans[depth][2] += 1
+
+    def finished(self, name):
+        if self.running and self.running in name:
+            self.running = None
+        if self.in_kernel and self.in_kernel in name:
+            self.in_kernel = None
+
+    def reported(self, name):
+        """Whether this pass has a result for @name: the console may print
+        a test's kernel records after the result user space printed."""
+        return any(c["name"] == name + self.suffix
+                   for c in self.cases[self.pass_at[1]:])
 
     def add_case(self, name, status, reason):
         # Its own result, not the next one: the console may print the
@@ -400,16 +420,20 @@ class Run:
             tap_at, cases_at = self.pass_at
             self.tap[tap_at:], self.cases[cases_at:] = self.live
             self.live, self.running, self.program, self.needs = None, None, None, {}
+            self.in_kernel = None
         # Between cases, the program the guest died in (a torture's threads
         # hit a probe whatever case runs).
-        name = self.running or (self.program or {}).get("name")
+        name = (self.running
+                or (self.in_kernel and f"{self.in_kernel} (in the kernel)")
+                or (self.program or {}).get("name"))
         if "done" in self.marks or not (name or self.needs):
             return
         reason = "no result: the guest died or hung during it"
         if self.needs:
             name, fixes = list(self.needs.items())[-1]
-            if self.running:
-                reason += f" (in the kernel: {self.running.split()[0]})"
+        if self.in_kernel and (self.running or self.needs):
+            reason += f" (in the kernel: {self.in_kernel})"
+        if self.needs:
             reason += "; this kernel may lack " + " or ".join(f'"{fix}"' for fix in fixes)
         else:
             # The kernel's report, not a line of the tests' that names it.

@@ -142,6 +142,20 @@ expect_failure died-between-cases \
 	'kprobes: test_torture  (no result: the guest died or hung during it; the console says "Break instruction": this kernel may lack "MIPS: A fix")' \
 	judge between
 
+# A test's RUN line, from user space, lost as the kernel died: the kernel
+# log's record of its start names it. A record that comes after the
+# result of its test names nothing.
+mkdir -p "$tmp/lost"
+printf '%s\n' "kprobes-ci: tests begin" "# selftests: kprobes: test_debugfs" "# 1..2" \
+	"# #  RUN           kprobes.first ..." "# ok 1 kprobes.first" \
+	"[    1.000000] kprobes selftests: starting kprobes.first" \
+	"[    1.100000] kprobes selftests: starting kprobes.second" \
+	"[    1.200000] kprobes_selftest: case list_probe" "[    1.300000] Kernel panic - not syncing" \
+	"kprobes-ci-host: qemu-exit 0" >"$tmp/lost.console"
+expect_failure died-run-line-lost \
+	'kprobes.second  (no result: the guest died or hung during it (in the kernel: list_probe))' \
+	judge lost
+
 say "   a console that cuts the tests' lines"
 # The console printed a kernel record in the middle of a result line, as
 # ppc64le's does; the pass's output, which the guest prints again once
