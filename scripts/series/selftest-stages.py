@@ -143,7 +143,7 @@ TAGS = {
   ('38', '', -1),
  ],
  'kst_fixes.h': [
-  ('20b', '/* SPDX-License-Identifier: GPL-2.0 */', 30),
+  ('20b', '/* SPDX-License-Identifier: GPL-2.0 */', 31),
   ('21', ' *', 4),
   ('20b', '};', 10000, 2),
   ('21', '/* How many fixes @test (as in its TAP line) is known to need. */', 11),
@@ -155,7 +155,6 @@ TAGS = {
   ('32b', " * The kprobes/list line of the first probe that the module's debugfs file", 30),
   ('32b', '', -2),
   ('33', '\tunload_module(TARGET_MODULE);\t/* if a case loaded it */', 1),
-  ('20b', '\tkst_name_fixes(_metadata->fixture->name, variant, _metadata->name);', 2),
  ],
  'test_kprobes.c': [
   ('20', '// SPDX-License-Identifier: GPL-2.0', 10000),
@@ -163,6 +162,7 @@ TAGS = {
   ('21', "/* The other program's case: a declaration, for the list's semicolon. */", 7),
   ('21', '#define KST_CASE_FATAL(case_name)\tKST_ELSEWHERE(case_name)', 2),
   ('21', '#ifdef KST_FATAL', 7, 2),
+  ('20b', '\tkst_name_test(_metadata->fixture->name, variant->name, _metadata->name);', 1),
   ('20b', '\tkst_name_deaths();', 1),
  ],
  'test_modules/kst_cases.h': [
@@ -211,7 +211,7 @@ TAGS = {
   ('20', 'kprobes selftests', 10000),
   ('20b', 'On a kernel without a fix', 10),
   ('20b', '', -1),
-  ('20b', 'It also writes them to the kernel log, and the module logs', 5),
+  ('20b', 'It also writes its name and those fixes to the kernel log ("kprobes', 6),
   ('21', "The cases that kill a kernel without their fix are test_kprobes_fatal's,", 4),
   ('20b', 'Three fixes cannot be isolated in a case of their own, as any probe of', 9),
   ('20b', 'A case that finds a kernel bug names its fix in kst_fixes.h.', 4),

@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -144,36 +145,49 @@ static inline int kst_fixes_of(const char *test)
 	return n;
 }
 
-/*
- * Before a test: prints the fixes it is known to need, so that its
- * failure names them, and writes them to the kernel log, which a panic
- * flushes to the console (with a loglevel above 4): what a program
- * prints may not get there when its kernel dies. @variant is the
- * fixture variant's name, or NULL.
- */
-static inline void kst_name_fixes(const char *fixture, const char *variant,
-				  const char *test)
+/* Writes one record to the kernel log: one write, one record. */
+static inline void kst_kmsg(int kmsg, const char *fmt, ...)
 {
-	char name[256], line[512];
-	int kmsg = -1, len;
+	char line[512];
+	va_list ap;
+	int len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (len >= (int)sizeof(line))
+		len = sizeof(line) - 1;
+	if (write(kmsg, line, len) != len)
+		fprintf(stderr, "# /dev/kmsg: %s\n", strerror(errno));
+}
+
+/*
+ * Before a test: writes its name to the kernel log, and prints the fixes
+ * it is known to need, so that its failure names them, and writes them
+ * to the kernel log too. A panic flushes the kernel log to the console
+ * (with a loglevel above 4), but what a program prints may not get there
+ * when its kernel dies: the console still names the test that killed it.
+ * @variant is the fixture variant's name, or NULL.
+ */
+static inline void kst_name_test(const char *fixture, const char *variant,
+				 const char *test)
+{
+	int kmsg = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	char name[256];
 	size_t i;
 
 	snprintf(name, sizeof(name), "%s.%s%s%s", fixture, variant ?: "",
 		 variant ? "." : "", test);
+	if (kmsg >= 0)
+		kst_kmsg(kmsg, "kprobes selftests: starting %s\n", name);
 	for (i = 0; i < ARRAY_SIZE(kst_fixes); i++) {
 		if (strcmp(kst_fixes[i].test, name))
 			continue;
 		fprintf(stderr, "# %s needs \"%s\" (without it: %s)\n",
 			name, kst_fixes[i].subject, kst_fixes[i].without);
-		if (kmsg < 0)
-			kmsg = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
-		/* One write, one record. */
-		len = snprintf(line, sizeof(line), "kprobes selftests: %s needs \"%s\"\n",
-			       name, kst_fixes[i].subject);
-		if (len >= (int)sizeof(line))
-			len = sizeof(line) - 1;
-		if (kmsg >= 0 && write(kmsg, line, len) != len)
-			fprintf(stderr, "# /dev/kmsg: %s\n", strerror(errno));
+		if (kmsg >= 0)
+			kst_kmsg(kmsg, "kprobes selftests: %s needs \"%s\"\n",
+				 name, kst_fixes[i].subject);
 	}
 	if (kmsg >= 0)
 		close(kmsg);

@@ -79,13 +79,10 @@ static inline bool run_case(struct __test_metadata *_metadata, const char *comma
 	return true;
 }
 
-/* @variant: the fixture variant's name, or NULL. */
-static inline void setup_kprobes(struct __test_metadata *_metadata, const char *variant,
-				 char *knob, size_t size)
+/* Saves the global knob in @knob and loads the test module. */
+static inline void setup_kprobes(struct __test_metadata *_metadata, char *knob, size_t size)
 {
 	int ret;
-
-	kst_name_fixes(_metadata->fixture->name, variant, _metadata->name);
 
 	ret = read_file(KPROBES_ENABLED, knob, size);
 	ASSERT_LT(0, ret) TH_LOG("%s: %s", KPROBES_ENABLED, strerror(-ret));
@@ -93,17 +90,14 @@ static inline void setup_kprobes(struct __test_metadata *_metadata, const char *
 	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TEST_MODULE, strerror(-ret));
 }
 
-/* Unloads @name if the test loaded it; no probe of it may be left. */
-static inline void teardown_own_module(struct __test_metadata *_metadata, const char *name,
-				       bool loaded)
+/* Unloads @name if it is loaded; no probe of it may be left. */
+static inline void teardown_own_module(struct __test_metadata *_metadata, const char *name)
 {
 	char needle[64], line[512];
 	int ret;
 
-	if (loaded) {
-		ret = unload_module(name);
-		EXPECT_EQ(0, ret) TH_LOG("unloading %s: %s", name, strerror(-ret));
-	}
+	ret = unload_module(name);
+	EXPECT_TRUE(!ret || ret == -ENOENT) TH_LOG("unloading %s: %s", name, strerror(-ret));
 	snprintf(needle, sizeof(needle), LISTED_IN("%s"), name);
 	EXPECT_FALSE(find_in_kprobes_list(needle, line, sizeof(line)))
 		TH_LOG("probe left registered: %s", line);
@@ -149,15 +143,15 @@ static inline void teardown_kprobes(struct __test_metadata *_metadata, const cha
 	write_file(MODULE_DEBUGFS "/run", STEP(release));
 	write_file(KPROBES_ENABLED, knob);
 	unload_module(TARGET_MODULE);	/* if a case loaded it */
-	teardown_own_module(_metadata, TEST_MODULE, true);
+	teardown_own_module(_metadata, TEST_MODULE);
 }
 
 /*
  * Skips the whole program unless run as root with kprobes and debugfs,
- * and unless test module @name is there: loaded and unloaded when @load,
- * only found otherwise (a module that does its work at load).
+ * and unless test module @name is there: a module that does its work at
+ * load is only looked for.
  */
-static inline void skip_unless_ready(const char *name, bool load)
+static inline void skip_unless_found(const char *name)
 {
 	char path[PATH_MAX + 64];
 	int ret;
@@ -167,16 +161,23 @@ static inline void skip_unless_ready(const char *name, bool load)
 	if (access(KPROBES_LIST, R_OK))
 		ksft_exit_skip("%s: %s (needs CONFIG_KPROBES and debugfs mounted)\n",
 			       KPROBES_LIST, strerror(errno));
-
 	ret = test_module_path(name, path, sizeof(path));
-	if (!ret && load)
-		ret = load_module(path, "");
-	else if (!ret && access(path, R_OK))
+	if (!ret && access(path, R_OK))
 		ret = -errno;
 	if (ret)
+		ksft_exit_skip("no test_modules/%s.ko: %s\n", name, strerror(-ret));
+}
+
+/* As skip_unless_found(), and unless test module @name loads. */
+static inline void skip_unless_ready(const char *name)
+{
+	int ret;
+
+	skip_unless_found(name);
+	ret = load_test_module(name, "");
+	if (ret)
 		ksft_exit_skip("cannot load test_modules/%s.ko: %s\n", name, strerror(-ret));
-	if (load)
-		unload_module(name);
+	unload_module(name);
 }
 
 #endif /* KST_HARNESS_H */

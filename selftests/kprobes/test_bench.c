@@ -10,18 +10,16 @@
 #define BENCH_RUN	DEBUGFS "/" BENCH_MODULE "/run"
 #define BENCH_RESULT	DEBUGFS "/" BENCH_MODULE "/result"
 
-FIXTURE(bench) {
-	bool loaded;
-};
+FIXTURE(bench) {};
 
 FIXTURE_SETUP(bench)
 {
-	self->loaded = false;
+	kst_name_test(_metadata->fixture->name, NULL, _metadata->name);
 }
 
 FIXTURE_TEARDOWN(bench)
 {
-	teardown_own_module(_metadata, BENCH_MODULE, self->loaded);
+	teardown_own_module(_metadata, BENCH_MODULE);
 }
 
 /* kprobes_bench's run file refuses what is not a command, and changes nothing. */
@@ -43,7 +41,6 @@ TEST_F(bench, module_rejects_bad_input)
 
 	ret = load_test_module(BENCH_MODULE, "");
 	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", BENCH_MODULE, strerror(-ret));
-	self->loaded = true;
 	ASSERT_EQ(0, write_file(BENCH_RUN, "measure 1000"));
 	ASSERT_LT(0, read_file(BENCH_RESULT, before, sizeof(before)));
 
@@ -64,6 +61,6 @@ TEST_F(bench, module_rejects_bad_input)
 
 int main(int argc, char **argv)
 {
-	skip_unless_ready(BENCH_MODULE, true);
+	skip_unless_ready(BENCH_MODULE);
 	return test_harness_run(argc, argv);
 }

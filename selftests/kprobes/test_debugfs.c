@@ -30,7 +30,8 @@ FIXTURE(kprobes) {
 
 FIXTURE_SETUP(kprobes)
 {
-	setup_kprobes(_metadata, NULL, self->knob, sizeof(self->knob));
+	kst_name_test(_metadata->fixture->name, NULL, _metadata->name);
+	setup_kprobes(_metadata, self->knob, sizeof(self->knob));
 }
 
 FIXTURE_TEARDOWN(kprobes)
@@ -430,6 +431,6 @@ TEST_F(kprobes, module_rejects_bad_input)
 
 int main(int argc, char **argv)
 {
-	skip_unless_ready(TEST_MODULE, true);
+	skip_unless_ready(TEST_MODULE);
 	return test_harness_run(argc, argv);
 }

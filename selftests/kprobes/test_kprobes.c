@@ -47,7 +47,8 @@ FIXTURE_VARIANT(api) {
 
 FIXTURE_SETUP(api)
 {
-	setup_kprobes(_metadata, variant->name, self->knob, sizeof(self->knob));
+	kst_name_test(_metadata->fixture->name, variant->name, _metadata->name);
+	setup_kprobes(_metadata, self->knob, sizeof(self->knob));
 }
 
 FIXTURE_TEARDOWN(api)
@@ -69,7 +70,7 @@ TEST_F(api, run)
 
 int main(int argc, char **argv)
 {
-	skip_unless_ready(TEST_MODULE, true);
+	skip_unless_ready(TEST_MODULE);
 	kst_name_deaths();
 	return test_harness_run(argc, argv);
 }

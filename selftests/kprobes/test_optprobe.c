@@ -57,7 +57,8 @@ FIXTURE(optprobe) {
 
 FIXTURE_SETUP(optprobe)
 {
-	setup_kprobes(_metadata, NULL, self->knob, sizeof(self->knob));
+	kst_name_test(_metadata->fixture->name, NULL, _metadata->name);
+	setup_kprobes(_metadata, self->knob, sizeof(self->knob));
 	if (read_file(RCU_EXPEDITED, self->rcu_expedited, sizeof(self->rcu_expedited)) <= 0)
 		self->rcu_expedited[0] = '\0';
 	if (read_file(OPTIMIZATION, self->optimization, sizeof(self->optimization)) <= 0)
@@ -340,7 +341,7 @@ TEST_F(optprobe, freed_with_its_module)
 
 int main(int argc, char **argv)
 {
-	skip_unless_ready(TEST_MODULE, true);
-	skip_unless_ready(TARGET_MODULE, true);
+	skip_unless_ready(TEST_MODULE);
+	skip_unless_ready(TARGET_MODULE);
 	return test_harness_run(argc, argv);
 }

@@ -90,7 +90,7 @@ FIXTURE(sample) {
 
 FIXTURE_SETUP(sample)
 {
-	kst_name_fixes(_metadata->fixture->name, NULL, _metadata->name);
+	kst_name_test(_metadata->fixture->name, NULL, _metadata->name);
 	self->loaded = NULL;
 	self->target_loaded = false;
 	memset(self->callers, 0, sizeof(self->callers));

@@ -18,18 +18,16 @@
 /* The module's own limit on its duration parameter, plus slack. */
 #define TORTURE_TIMEOUT	(86400 + 600)
 
-FIXTURE(torture) {
-	bool loaded;
-};
+FIXTURE(torture) {};
 
 FIXTURE_SETUP(torture)
 {
-	self->loaded = false;
+	kst_name_test(_metadata->fixture->name, NULL, _metadata->name);
 }
 
 FIXTURE_TEARDOWN(torture)
 {
-	teardown_own_module(_metadata, TORTURE_MODULE, self->loaded);
+	teardown_own_module(_metadata, TORTURE_MODULE);
 }
 
 /* The value of "@key <value>" in kprobes_torture/status, or -1. */
@@ -56,7 +54,6 @@ TEST_F_TIMEOUT(torture, invariants_hold, TORTURE_TIMEOUT)
 		 seconds ? seconds : "3", threads ? threads : "4");
 	ret = load_test_module(TORTURE_MODULE, params);
 	ASSERT_EQ(0, ret) TH_LOG("loading %s %s: %s", TORTURE_MODULE, params, strerror(-ret));
-	self->loaded = true;
 
 	ASSERT_LT(0, read_file(TORTURE_STATUS, status, sizeof(status)));
 	duration = torture_value(status, "duration");
@@ -125,6 +122,6 @@ TEST_F_TIMEOUT(torture, rejects_bad_params, 90)
 
 int main(int argc, char **argv)
 {
-	skip_unless_ready(TORTURE_MODULE, false);
+	skip_unless_found(TORTURE_MODULE);
 	return test_harness_run(argc, argv);
 }

@@ -19,7 +19,8 @@ FIXTURE(kprobes) {
 
 FIXTURE_SETUP(kprobes)
 {
-	setup_kprobes(_metadata, NULL, self->knob, sizeof(self->knob));
+	kst_name_test(_metadata->fixture->name, NULL, _metadata->name);
+	setup_kprobes(_metadata, self->knob, sizeof(self->knob));
 }
 
 FIXTURE_TEARDOWN(kprobes)
@@ -195,7 +196,7 @@ TEST_F(kprobes, blacklist_leaves_with_module)
 
 int main(int argc, char **argv)
 {
-	skip_unless_ready(TEST_MODULE, true);
-	skip_unless_ready(TARGET_MODULE, true);
+	skip_unless_ready(TEST_MODULE);
+	skip_unless_ready(TARGET_MODULE);
 	return test_harness_run(argc, argv);
 }

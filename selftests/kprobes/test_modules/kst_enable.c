@@ -95,19 +95,15 @@ static int kst_other_pre_handler(struct kprobe *kp, struct pt_regs *regs)
 int case_disable_one_of_two(void)
 {
 	struct kprobe other = { .pre_handler = kst_other_pre_handler };
+	struct kprobe *kps[] = { &kst_kprobe, &other };
 	int disable_ret, enable_ret, ret, pre, post, others;
 
 	kst_reset_counts();
 	kst_init_kprobe(&kst_kprobe, "kst_target", 0);
 	kst_init_kprobe(&other, "kst_target", 0);
-	ret = register_kprobe(&kst_kprobe);
+	ret = register_kprobes(kps, ARRAY_SIZE(kps));
 	if (ret)
-		return kst_fail("register_kprobe() returned %d", ret);
-	ret = register_kprobe(&other);
-	if (ret) {
-		unregister_kprobe(&kst_kprobe);
-		return kst_fail("register_kprobe() returned %d", ret);
-	}
+		return kst_fail("register_kprobes() returned %d", ret);
 	disable_ret = disable_kprobe(&kst_kprobe);
 	kst_call(kst_target, 0);
 	pre = atomic_read(&pre_hits);

@@ -121,19 +121,15 @@ int case_kprobe_core_kernel_addr(void)
 int case_probes_same_addr_handlers(void)
 {
 	struct kprobe post_only = { .post_handler = kst_post_handler };
+	struct kprobe *kps[] = { &post_only, &kst_kprobe };
 	int calls, pre, post, post_alone, ret;
 
 	kst_reset_counts();
 	kst_init_kprobe(&post_only, "kst_target", 0);
 	kst_init_kprobe(&kst_kprobe, "kst_target", 0);
-	ret = register_kprobe(&post_only);
+	ret = register_kprobes(kps, ARRAY_SIZE(kps));
 	if (ret)
-		return kst_fail("register_kprobe() without a pre_handler returned %d", ret);
-	ret = register_kprobe(&kst_kprobe);
-	if (ret) {
-		unregister_kprobe(&post_only);
-		return kst_fail("register_kprobe() of the second returned %d", ret);
-	}
+		return kst_fail("register_kprobes() returned %d", ret);
 	calls = kst_call_values(kst_target);
 	pre = atomic_read(&pre_hits);
 	post = atomic_read(&post_hits);
