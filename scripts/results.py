@@ -91,12 +91,11 @@ MODULE_CASE_RE = re.compile(r"^\[\s*\d+\.\d+\] kprobes_selftest: case (\S+)$")
 # A test writes its name to the kernel log as it starts
 # (selftests/kprobes/kst_fixes.h): a dying kernel gets that to the
 # console, where the harness's RUN line, from user space, may be lost.
-START_RE = re.compile(r"kprobes selftests: starting ([\w.-]+)$")
+START_RE = re.compile(r"^\[\s*\d+\.\d+\] kprobes selftests: starting ([\w.-]+)$")
 # A test names, before it starts, each fix it is known to need
-# (selftests/kprobes/kst_fixes.h): on its output and, in the programs whose
-# cases may kill a kernel without the fix, in the kernel log, which a
-# dying kernel still gets to the console. Either may come in the middle
-# of another line.
+# (selftests/kprobes/kst_fixes.h): on its output and in the kernel log,
+# which a dying kernel still gets to the console. Either may come in the
+# middle of another line.
 NEEDS_RE = re.compile(r'(?:kprobes selftests: |# )([\w.-]+) needs "([^"]+)"')
 # And, once, the fixes whose bug can kill the kernel in any case, by the
 # first line of the report on the console as it dies.
@@ -156,11 +155,12 @@ class Run:
             return
         if "Kernel command line:" in line and " kunit.enable=0" in line:
             self.kunit_disabled = True
+        # What the tests' records say, not the dmesg dump after them.
         m = MODULE_CASE_RE.match(line)
-        if m:
+        if m and self.in_tests:
             self.in_kernel = m.group(1)
-        m = START_RE.search(line)
-        if m and not self.reported(m.group(1)):
+        m = START_RE.match(line)
+        if m and self.in_tests and not self.reported(m.group(1)):
             # The kernel keeps its own records in order: a case the
             # module runs after this comes from this test.
             self.running, self.in_kernel = m.group(1), None
@@ -168,7 +168,7 @@ class Run:
         if m:
             self.deaths[m.group(1)] = m.group(2)
         m = NEEDS_RE.search(line)
-        if m:
+        if m and self.in_tests and not self.reported(m.group(1)):
             fixes = self.needs.setdefault(m.group(1), [])
             if m.group(2) not in fixes:
                 fixes.append(m.group(2))
@@ -219,6 +219,8 @@ class Run:
             return
         m = RUN_RE.match(line)
         if m:
+            if self.running != m.group(1):
+                self.in_kernel = None   # the last test's
             self.running = self.announced = m.group(1)
             self.notes = []
             return
@@ -334,10 +336,8 @@ class Run:
             self.kunit_plans[depth][2] += 1
 
     def finished(self, name):
-        if self.running and self.running in name:
-            self.running = None
-        if self.in_kernel and self.in_kernel in name:
-            self.in_kernel = None
+        if self.running == name:
+            self.running = self.in_kernel = None
 
     def reported(self, name):
         """Whether this pass has a result for @name: the console may print
@@ -423,17 +423,17 @@ class Run:
             self.in_kernel = None
         # Between cases, the program the guest died in (a torture's threads
         # hit a probe whatever case runs).
-        name = (self.running
-                or (self.in_kernel and f"{self.in_kernel} (in the kernel)")
-                or (self.program or {}).get("name"))
+        name = (self.running or (self.program or {}).get("name")
+                or (self.in_kernel and f"{self.in_kernel} (in the kernel)"))
         if "done" in self.marks or not (name or self.needs):
             return
         reason = "no result: the guest died or hung during it"
-        if self.needs:
+        fixes = self.needs.get(self.running)
+        if not self.running and self.needs:
             name, fixes = list(self.needs.items())[-1]
-        if self.in_kernel and (self.running or self.needs):
+        if self.in_kernel and (self.running or fixes):
             reason += f" (in the kernel: {self.in_kernel})"
-        if self.needs:
+        if fixes:
             reason += "; this kernel may lack " + " or ".join(f'"{fix}"' for fix in fixes)
         else:
             # The kernel's report, not a line of the tests' that names it.

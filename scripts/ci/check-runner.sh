@@ -143,12 +143,13 @@ expect_failure died-between-cases \
 	judge between
 
 # A test's RUN line, from user space, lost as the kernel died: the kernel
-# log's record of its start names it. A record that comes after the
-# result of its test names nothing.
+# log's record of its start names it. Records that come after the result
+# of their test (its start, the fix it needs) name nothing.
 mkdir -p "$tmp/lost"
 printf '%s\n' "kprobes-ci: tests begin" "# selftests: kprobes: test_debugfs" "# 1..2" \
 	"# #  RUN           kprobes.first ..." "# ok 1 kprobes.first" \
 	"[    1.000000] kprobes selftests: starting kprobes.first" \
+	'[    1.050000] kprobes selftests: kprobes.first needs "kprobes: A fix"' \
 	"[    1.100000] kprobes selftests: starting kprobes.second" \
 	"[    1.200000] kprobes_selftest: case list_probe" "[    1.300000] Kernel panic - not syncing" \
 	"kprobes-ci-host: qemu-exit 0" >"$tmp/lost.console"
