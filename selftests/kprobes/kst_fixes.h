@@ -10,7 +10,7 @@
  * test_modules/kst_cases.h) run last, in test_kprobes_fatal, after every
  * other program has reported.
  *
- * Include after ../kselftest.h (ARRAY_SIZE()).
+ * Include after ../kselftest.h (ARRAY_SIZE(), __printf()).
  */
 #ifndef KST_FIXES_H
 #define KST_FIXES_H
@@ -145,16 +145,22 @@ static inline int kst_fixes_of(const char *test)
 	return n;
 }
 
-/* Writes one record to the kernel log: one write, one record. */
-static inline void kst_kmsg(int kmsg, const char *fmt, ...)
+/*
+ * Writes one record to the kernel log (one write, one record), at
+ * KERN_WARNING: the console shows it unless its loglevel is 4 or less.
+ */
+static inline __printf(2, 3) void kst_kmsg(int kmsg, const char *fmt, ...)
 {
-	char line[512];
+	char line[512] = "<4>";
 	va_list ap;
 	int len;
 
 	va_start(ap, fmt);
-	len = vsnprintf(line, sizeof(line), fmt, ap);
+	len = vsnprintf(line + 3, sizeof(line) - 3, fmt, ap);
 	va_end(ap);
+	if (len < 0)
+		return;
+	len += 3;
 	if (len >= (int)sizeof(line))
 		len = sizeof(line) - 1;
 	if (write(kmsg, line, len) != len)

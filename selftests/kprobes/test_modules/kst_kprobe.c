@@ -129,7 +129,7 @@ int case_probes_same_addr_handlers(void)
 	kst_init_kprobe(&kst_kprobe, "kst_target", 0);
 	ret = register_kprobes(kps, ARRAY_SIZE(kps));
 	if (ret)
-		return kst_fail("register_kprobes() returned %d", ret);
+		return kst_fail("register_kprobes(post_only, kst_kprobe) returned %d", ret);
 	calls = kst_call_values(kst_target);
 	pre = atomic_read(&pre_hits);
 	post = atomic_read(&post_hits);
