@@ -255,11 +255,44 @@ TEST_F(kprobes, global_knob_covers_changing_aggregate)
 	EXPECT_EQ(0, hits[1]) TH_LOG("a probe unregistered while kprobes were disabled fired");
 }
 
-/* The module's NOKPROBE_SYMBOL() function is listed and refused. */
+/*
+ * What kprobes/enabled takes is a kstrtobool(): anything else fails with
+ * -EINVAL, and the knob and the probes stay as they were, armed or not.
+ * The held probe fires once in all: at the call while armed.
+ */
+static void check_knob_refuses(struct __test_metadata *_metadata, char state)
+{
+	static const char * const bad[] = { "2", "x", "o", "-1", " 1", "\n" };
+	char knob[8];
+	int i, ret, hits[2];
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		ret = write_file(KPROBES_ENABLED, bad[i]);
+		EXPECT_EQ(-EINVAL, ret)
+			TH_LOG("\"%s\" to %c: %s", bad[i], state, strerror(-ret));
+	}
+	ASSERT_LT(0, read_file(KPROBES_ENABLED, knob, sizeof(knob)));
+	EXPECT_EQ(state, knob[0]) TH_LOG("bad input changed the knob");
+	run_case(_metadata, STEP(call_target));
+	read_hits(_metadata, hits);
+	EXPECT_EQ(1, hits[0]) TH_LOG("after bad input to %c: %d hits", state, hits[0]);
+}
+
+TEST_F(kprobes, global_knob_rejects_bad_input)
+{
+	run_case(_metadata, STEP(hold_kprobe));
+	check_knob_refuses(_metadata, '1');
+	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "0"));
+	check_knob_refuses(_metadata, '0');
+}
+
+/* The module's NOKPROBE_SYMBOL() and noinstr functions are listed and refused. */
 TEST_F(kprobes, blacklist_module_function)
 {
 	EXPECT_EQ(1, blacklist_lines("\tkst_blacklisted [" TEST_MODULE "]"))
 		TH_LOG("kst_blacklisted is not once in " KPROBES_BLACKLIST);
+	EXPECT_EQ(1, blacklist_lines("\tkst_noinstr [" TEST_MODULE "]"))
+		TH_LOG("kst_noinstr is not once in " KPROBES_BLACKLIST);
 	EXPECT_EQ(0, blacklist_lines("\tkst_neighbour ["))
 		TH_LOG("kst_neighbour is in " KPROBES_BLACKLIST);
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kst_blacklist.c - steps that check the blacklist: the module's own
- * NOKPROBE_SYMBOL() function and a part split off it, and core-kernel
- * entries named by user space
+ * NOKPROBE_SYMBOL() and noinstr functions and a part split off the first,
+ * and core-kernel entries named by user space
  */
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
@@ -19,6 +19,15 @@ static noinline int kst_blacklisted(int value)
 }
 
 NOKPROBE_SYMBOL(kst_blacklisted);
+
+/*
+ * Code in .noinstr.text runs where a probe must not fire: kprobes
+ * blacklist a module's section as it comes. Nothing calls it.
+ */
+static noinstr __used int kst_noinstr(int value)
+{
+	return value * 13;
+}
 
 static noinline int kst_neighbour(int value)
 {
@@ -105,10 +114,14 @@ static int kst_accepted(const char *symbol, int (*fn)(int value))
 	return 0;
 }
 
-/* The module's NOKPROBE_SYMBOL function is refused, its neighbour is not. */
+/*
+ * The module's NOKPROBE_SYMBOL and noinstr functions are refused, the
+ * neighbour of the first is not.
+ */
 int step_blacklisted_module_function(const char *arg)
 {
 	return kst_refused("kst_blacklisted", false) ?:
+	       kst_refused("kst_noinstr", false) ?:
 	       kst_accepted("kst_neighbour", kst_neighbour);
 }
 

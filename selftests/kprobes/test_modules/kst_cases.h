@@ -49,6 +49,7 @@ KST_CASE(register_clears_stale_flags);
 KST_CASE(err_register_twice);
 KST_CASE_FATAL(unregister_unregistered);
 KST_CASE(recursion_nmissed);
+KST_CASE(recursion_nmissed_aggregate);
 KST_CASE(recursion_nmissed_breakpoint);
 KST_CASE(recursion_nmissed_optimized);
 KST_CASE(batch);
@@ -65,6 +66,8 @@ KST_CASE(maxactive_enough);
 KST_CASE(maxactive_recursive);
 KST_CASE(kretprobe_unregistered_in_flight);
 KST_CASE(kretprobe_return_address);
+KST_CASE(kretprobe_return_address_nested);
+KST_CASE(kretprobe_noreturn_recycled);
 
 #undef KST_CASE
 #undef KST_CASE_FATAL

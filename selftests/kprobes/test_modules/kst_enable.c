@@ -111,8 +111,9 @@ int case_disable_one_of_two(void)
 	others = atomic_read(&other_hits);
 	enable_ret = enable_kprobe(&kst_kprobe);
 	kst_call(kst_target, 0);
-	unregister_kprobe(&other);
+	/* The child with a post_handler leaves first: the aggregate drops its own. */
 	unregister_kprobe(&kst_kprobe);
+	unregister_kprobe(&other);
 
 	if (disable_ret || enable_ret)
 		return kst_fail("disable_kprobe() returned %d, enable_kprobe() %d",

@@ -282,47 +282,61 @@ static int kst_recursing_pre_handler(struct kprobe *kp, struct pt_regs *regs)
 }
 
 /*
- * A probe on @inner (the function @func) + @inner_offset, hit from the
- * handler of a probe on kst_target; @optimized: once its jump is in.
+ * @n_inner probes on @inner (the function @func) + @inner_offset, hit from
+ * the handler of a probe on kst_target; @optimized: once the jump of the
+ * first is in. Each counts its misses, also where two make an aggregate.
  */
 static int kst_check_recursion(const char *inner, long (*func)(long value),
-			       unsigned int inner_offset, bool optimized)
+			       unsigned int inner_offset, int n_inner, bool optimized)
 {
 	struct kprobe outer = { .pre_handler = kst_recursing_pre_handler };
-	int ret, inner_hits;
+	struct kprobe *inner_kps[] = { &kst_kprobe2, &kst_kprobe };
+	int i, ret, inner_hits;
 
 	kst_reset_counts();
 	kst_inner_target = func;
 	kst_init_kprobe(&outer, "kst_target", 0);
-	kst_init_kprobe(&kst_kprobe2, inner, inner_offset);
-	ret = register_kprobe(&kst_kprobe2);
+	for (i = 0; i < n_inner; i++)
+		kst_init_kprobe(inner_kps[i], inner, inner_offset);
+	ret = register_kprobes(inner_kps, n_inner);
 	if (ret)
-		return kst_fail("register_kprobe(%s) returned %d", inner, ret);
+		return kst_fail("register_kprobes(%s) returned %d", inner, ret);
 	if (optimized && !kst_wait_jump_optimized(&kst_kprobe2)) {
-		unregister_kprobe(&kst_kprobe2);
+		unregister_kprobes(inner_kps, n_inner);
 		return kst_skip("%s+%u not optimized after %d s", inner,
 				inner_offset, KST_OPTIMIZE_WAIT_S);
 	}
 	ret = register_kprobe(&outer);
 	if (ret) {
-		unregister_kprobe(&kst_kprobe2);
+		unregister_kprobes(inner_kps, n_inner);
 		return kst_fail("register_kprobe(kst_target) returned %d", ret);
 	}
 	kst_call(kst_target, 0);
 	kst_call(kst_target, 0);
 	inner_hits = atomic_read(&pre_hits);
 	unregister_kprobe(&outer);
-	unregister_kprobe(&kst_kprobe2);
+	unregister_kprobes(inner_kps, n_inner);
 
-	if (inner_hits || kst_kprobe2.nmissed != 2)
-		return kst_fail("%s+%u hit from a handler: %d runs, nmissed %lu (expected 0, 2)",
-				inner, inner_offset, inner_hits, kst_kprobe2.nmissed);
+	if (inner_hits)
+		return kst_fail("%s+%u hit from a handler: %d runs, expected 0",
+				inner, inner_offset, inner_hits);
+	for (i = 0; i < n_inner; i++)
+		if (inner_kps[i]->nmissed != 2)
+			return kst_fail("%s+%u hit twice from a handler: probe %d of %d missed %lu",
+					inner, inner_offset, i + 1, n_inner,
+					inner_kps[i]->nmissed);
 	return 0;
 }
 
 int case_recursion_nmissed(void)
 {
-	return kst_check_recursion("kst_target2", kst_target2, 0, false);
+	return kst_check_recursion("kst_target2", kst_target2, 0, 1, false);
+}
+
+/* The same with two probes on kst_target2: each child counts the misses. */
+int case_recursion_nmissed_aggregate(void)
+{
+	return kst_check_recursion("kst_target2", kst_target2, 0, 2, false);
 }
 
 /*
@@ -335,7 +349,7 @@ int case_recursion_nmissed_breakpoint(void)
 
 	if (offset < 0)
 		return kst_fail("no probe-able instruction in kst_target2: %d", offset);
-	return kst_check_recursion("kst_target2", kst_target2, offset, false);
+	return kst_check_recursion("kst_target2", kst_target2, offset, 1, false);
 }
 
 /* The same where the inner probe is optimized: its jump finds a probe running. */
@@ -349,5 +363,5 @@ int case_recursion_nmissed_optimized(void)
 	offset = kst_inner_offset("kst_opt_target", kst_opt_target);
 	if (offset < 0)
 		return kst_fail("no probe-able instruction in kst_opt_target: %d", offset);
-	return kst_check_recursion("kst_opt_target", kst_opt_target, offset, true);
+	return kst_check_recursion("kst_opt_target", kst_opt_target, offset, 1, true);
 }

@@ -7,7 +7,8 @@
  * A second probe on the address makes them an aggregate probe. "gone"
  * reads where each is, a line each, as kst_hold.c's "held" does.
  * A probe on the module's init function, registered as the module comes,
- * fires in it and is [GONE] once the module is live.
+ * fires in it and is [GONE] once the module is live, when a new one there
+ * is refused.
  */
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
@@ -99,7 +100,7 @@ int step_enable_gone(const char *arg)
 	return 0;
 }
 
-static int kst_init_ret;
+static int kst_init_ret, kst_init_late_ret;
 static bool kst_init_came, kst_init_registered, kst_init_in_init;
 static bool kst_init_gone_when_live, kst_init_watching;
 
@@ -113,8 +114,24 @@ static struct kprobe kst_init_probe = {
  * time a probe there is accepted; and as it goes live, after kprobes'
  * own notifier, which must have killed the probe then. If it did not,
  * the probe goes while the init text is still there: unregistered later,
- * it would be disarmed in freed memory.
+ * it would be disarmed in freed memory. A new probe there is refused
+ * then, while the text is still there (registered disabled, and gone at
+ * once if wrongly accepted).
  */
+static int kst_register_late(kprobe_opcode_t *addr)
+{
+	struct kprobe late = {
+		.addr = addr,
+		.pre_handler = kst_pre_handler,
+		.flags = KPROBE_FLAG_DISABLED,
+	};
+	int ret = register_kprobe(&late);
+
+	if (!ret)
+		unregister_kprobe(&late);
+	return ret;
+}
+
 static int kst_init_notify(struct notifier_block *nb, unsigned long state, void *data)
 {
 	struct module *mod = data;
@@ -131,6 +148,7 @@ static int kst_init_notify(struct notifier_block *nb, unsigned long state, void 
 		kst_init_gone_when_live = kprobe_gone(&kst_init_probe);
 		if (!kst_init_gone_when_live)
 			kst_unregister_held(&kst_init_probe, &kst_init_registered);
+		kst_init_late_ret = kst_register_late(kst_init_probe.addr);
 	}
 	return NOTIFY_DONE;
 }
@@ -152,6 +170,7 @@ int step_hold_kprobe_init(const char *arg)
 	kst_init_came = false;
 	kst_init_in_init = false;
 	kst_init_gone_when_live = false;
+	kst_init_late_ret = 0;
 	ret = register_module_notifier(&kst_init_nb);
 	if (ret)
 		return kst_fail("register_module_notifier() returned %d", ret);
@@ -180,6 +199,9 @@ int step_check_kprobe_init(const char *arg)
 				"this architecture loads a module's __init code with its core");
 	if (!kst_init_gone_when_live)
 		return kst_fail("the probe on kst_target_init() is not gone: the module is live");
+	if (kst_init_late_ret != -ENOENT)
+		return kst_fail("a probe in a live module's init text: %d, expected %d",
+				kst_init_late_ret, -ENOENT);
 	ret = enable_kprobe(&kst_init_probe);
 	if (ret != -EINVAL)
 		return kst_fail("enable_kprobe() on the gone probe: %d, expected %d", ret, -EINVAL);

@@ -3,8 +3,9 @@
  * kst_kretprobe.c - kretprobes: return values, entry_handler and instance
  * data, maxactive (its default, and exhausted by kthreads or recursion),
  * calls in flight when their kretprobe is unregistered, several probes
- * on one address, and the return address a kretprobe replaces, as its
- * handler and a stack trace see it
+ * on one address, the return address a kretprobe replaces, as its
+ * handler and a stack trace see it, and the instances of calls that never
+ * return
  */
 #include <linux/completion.h>
 #include <linux/delay.h>
@@ -12,7 +13,11 @@
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/kthread.h>
+#include <linux/llist.h>
+#include <linux/rcupdate.h>
+#include <linux/refcount.h>
 #include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
 
@@ -229,8 +234,8 @@ int case_probes_same_addr(void)
 	return 0;
 }
 
-/* kst_traced() and its caller: the frames both calls share. */
-#define KST_TRACE_DEPTH	2
+/* kst_traced() and its two callers: the frames every call shares. */
+#define KST_TRACE_DEPTH	3
 
 static unsigned long kst_caller;
 static unsigned long kst_trace[KST_TRACE_DEPTH];
@@ -246,12 +251,21 @@ static noinline long kst_traced(long value)
 	return value;
 }
 
-/* One call site for both calls, whatever the compiler makes of the case. */
+/* One call site for every call, whatever the compiler makes of the case. */
 static noinline long kst_trace_caller(long value)
 {
 	long ret = kst_call(kst_traced, value);
 
 	barrier();	/* not a tail call: the return address stays here */
+	return ret;
+}
+
+/* A frame above kst_trace_caller(), for a second kretprobe to replace. */
+static noinline long kst_trace_outer(long value)
+{
+	long ret = kst_call(kst_trace_caller, value);
+
+	barrier();
 	return ret;
 }
 
@@ -274,12 +288,16 @@ static int kst_retaddr_handler(struct kretprobe_instance *ri, struct pt_regs *re
  * regs (where stack_trace_save_regs() starts), and on the architectures whose
  * unwinder recovers it (ARCH_CORRECT_STACKTRACE_ON_KRETPROBE) a stack
  * trace taken in the function is the same as without the kretprobe.
+ * @nested: a second kretprobe on the caller, whose return address the
+ * unwinder finds past the first one's.
  */
-int case_kretprobe_return_address(void)
+static int kst_check_return_address(bool nested)
 {
 	bool check_trace = IS_ENABLED(CONFIG_STACKTRACE) &&
 		IS_ENABLED(CONFIG_ARCH_CORRECT_STACKTRACE_ON_KRETPROBE);
 	struct kretprobe rp = { .handler = kst_retaddr_handler };
+	struct kretprobe rp_caller = { .handler = kst_ret_handler };
+	struct kretprobe *rps[] = { &rp, &rp_caller };
 	unsigned long unprobed[KST_TRACE_DEPTH], caller = 0;
 	unsigned int unprobed_len = 0, i;
 	int pass, ret, returns;
@@ -289,25 +307,27 @@ int case_kretprobe_return_address(void)
 	kst_ret_addr = 0;
 	kst_ret_ip = 0;
 	kst_init_kprobe(&rp.kp, "kst_traced", 0);
+	kst_init_kprobe(&rp_caller.kp, "kst_trace_caller", 0);
 	for (pass = 0; pass < 2; pass++) {
 		if (pass) {
-			ret = register_kretprobe(&rp);
+			ret = register_kretprobes(rps, 1 + nested);
 			if (ret)
-				return kst_fail("register_kretprobe() returned %d", ret);
+				return kst_fail("register_kretprobes() returned %d", ret);
 		}
 		kst_trace_len = 0;
-		kst_call(kst_trace_caller, pass);
+		kst_call(kst_trace_outer, pass);
 		if (!pass) {
 			caller = kst_caller;
 			memcpy(unprobed, kst_trace, sizeof(unprobed));
 			unprobed_len = kst_trace_len;
 		}
 	}
-	unregister_kretprobe(&rp);
+	unregister_kretprobes(rps, 1 + nested);
 	returns = atomic_read(&ret_hits);
 
-	if (returns != 1)
-		return kst_fail("1 call: the return handler ran %d times", returns);
+	if (returns != 1 + nested)
+		return kst_fail("%d kretprobes: the return handlers ran %d times",
+				1 + nested, returns);
 	if (kst_ret_probe != &rp)
 		return kst_fail("get_kretprobe() did not give the kretprobe the handler ran for");
 	if (kst_ret_addr != caller)
@@ -328,6 +348,16 @@ int case_kretprobe_return_address(void)
 			return kst_fail("stack trace entry %u: %pS with the kretprobe, %pS without",
 					i, (void *)kst_trace[i], (void *)unprobed[i]);
 	return 0;
+}
+
+int case_kretprobe_return_address(void)
+{
+	return kst_check_return_address(false);
+}
+
+int case_kretprobe_return_address_nested(void)
+{
+	return kst_check_return_address(true);
 }
 
 static int kst_blocker(void *unused)
@@ -491,5 +521,99 @@ int case_maxactive_recursive(void)
 	if (returns != 3 || missed != KST_DEPTH - 3)
 		return kst_fail("depth %d, maxactive 3: %d returns, nmissed %d (expected 3, %d)",
 				KST_DEPTH, returns, missed, KST_DEPTH - 3);
+	return 0;
+}
+
+#define KST_EXITS		12
+#define KST_EXIT_INSTANCES	4
+
+static struct task_struct *kst_exiting;
+
+static int kst_exit_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	if (current == READ_ONCE(kst_exiting))
+		atomic_inc(&entry_hits);
+	return 0;
+}
+
+/* Returning from a kthread's function exits it through do_exit(). */
+static int kst_exit_now(void *unused)
+{
+	return 0;
+}
+
+/* Where a task keeps the kretprobe instances of its calls in flight. */
+static bool kst_task_holds_instances(struct task_struct *t)
+{
+#ifdef CONFIG_KRETPROBE_ON_RETHOOK
+	return !llist_empty(&t->rethooks);
+#else
+	return !llist_empty(&t->kretprobe_instances);
+#endif
+}
+
+/*
+ * Waits up to 10 s until @t has exited and the RCU callback that frees
+ * its task_struct has taken its instances off it, then until that
+ * callback has given them back (the rcu_barrier()).
+ */
+static int kst_wait_task_flushed(struct task_struct *t)
+{
+	unsigned long timeout = jiffies + 10 * HZ;
+
+	while (refcount_read(&t->rcu_users) || kst_task_holds_instances(t)) {
+		if (time_after(jiffies, timeout))
+			return kst_fail("%s: not freed 10 s after it exited", t->comm);
+		usleep_range(1000, 2000);
+	}
+	rcu_barrier();
+	return 0;
+}
+
+/*
+ * A call that never returns keeps its kretprobe instance until its task
+ * is freed, which gives it back (kprobe_flush_task(), or
+ * rethook_flush_task() where kretprobes use rethook). KST_EXITS kthreads
+ * exit one after another under a kretprobe on do_exit() that has
+ * KST_EXIT_INSTANCES instances: each finds one free, since those of the
+ * exits before it came back.
+ */
+int case_kretprobe_noreturn_recycled(void)
+{
+	struct kretprobe rp = {
+		.entry_handler = kst_exit_entry,
+		.handler = kst_ret_handler,
+		.maxactive = KST_EXIT_INSTANCES,
+	};
+	struct task_struct *t;
+	int i, ret, entries;
+
+	kst_reset_counts();
+	kst_init_kprobe(&rp.kp, "do_exit", 0);
+	ret = register_kretprobe(&rp);
+	if (ret)
+		return kst_fail("register_kretprobe(do_exit) returned %d", ret);
+	for (i = 0; i < KST_EXITS && !ret; i++) {
+		t = kthread_create(kst_exit_now, NULL, "kst_exit/%d", i);
+		if (IS_ERR(t)) {
+			ret = kst_fail("kthread_create() returned %ld", PTR_ERR(t));
+			break;
+		}
+		get_task_struct(t);
+		WRITE_ONCE(kst_exiting, t);
+		wake_up_process(t);
+		ret = kst_wait_task_flushed(t);
+		put_task_struct(t);
+	}
+	WRITE_ONCE(kst_exiting, NULL);
+	entries = atomic_read(&entry_hits);
+	unregister_kretprobe(&rp);
+	if (ret)
+		return ret;
+
+	if (entries != KST_EXITS || atomic_read(&ret_hits))
+		return kst_fail("%d exits, %d instances: %d found one, %d returned (want %d, 0)",
+				KST_EXITS, KST_EXIT_INSTANCES, entries,
+				atomic_read(&ret_hits), KST_EXITS);
 	return 0;
 }
