@@ -24,11 +24,16 @@ mkdir -p "$outdir"
 monitor=$(mktemp -u "${TMPDIR:-/tmp}/kprobes-qemu-XXXXXX.sock")
 
 "$TOP/scripts/build-qemu.sh" "$1" >&2
+# No display and no network, unless QEMU_EXTRA_ARGS asks for them: the
+# guests need neither, and the default VGA of pseries and NIC of malta
+# need option ROMs (packages seabios, ipxe-qemu) that only another QEMU
+# package installs.
 # log_buf_len: the KUnit results of the boot, which only the dmesg dump
 # after the tests shows, must outlive the suite's kernel records: a
 # soak's five passes overflow the default 128 KiB.
 # shellcheck disable=SC2206 # QEMU_ARGS and QEMU_EXTRA_ARGS are lists of words
-qemu_cmd=("$(qemu_binary)" $QEMU_ARGS ${QEMU_EXTRA_ARGS:-} -nographic -no-reboot
+qemu_cmd=("$(qemu_binary)" -nographic -vga none -nic none $QEMU_ARGS ${QEMU_EXTRA_ARGS:-}
+	-no-reboot
 	-kernel "$obj/$KERNEL_IMAGE" -initrd "$initramfs"
 	-append "console=$CONSOLE loglevel=6 log_buf_len=4M oops=panic panic=-1 ${KERNEL_CMDLINE_EXTRA:-}"
 	-monitor "unix:$monitor,server=on,wait=off")

@@ -69,7 +69,7 @@ def device(env):
             "boot": {"connections": {"serial": None},
                      "methods": {"qemu": {"parameters": {
                          "command": env["QEMU"],
-                         "options": ["-nographic", "-no-reboot"] + opts +
+                         "options": ["-nographic", "-vga none", "-no-reboot"] + opts +
                                     ["-monitor none", "-nic none"]}}}},
         },
         "timeouts": {"connections": {"lava-test-shell": {"seconds": 10}}},
