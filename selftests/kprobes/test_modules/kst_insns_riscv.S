@@ -9,6 +9,7 @@
  * their own, with the C extension.
  */
 #include <asm/asm.h>
+#include <linux/version.h>
 
 #include "kst_insns_table.S"
 
@@ -208,13 +209,22 @@ SYM_FUNC_END(kst_insn_c_refused)
 	kst_insn "ecall", kst_insn_refused, .Lecall, 0, 0, 0, -22
 	kst_insn "fence", kst_insn_refused, .Lfence, 0, 0, 0, -22
 #ifdef CONFIG_RISCV_ISA_C
-	kst_insn "c.j", kst_insn_c_j, .Lc_j, 1, 2
-	kst_insn "c.jr", kst_insn_c_jr, .Lc_jr, 1, 2
-	kst_insn "c.jalr", kst_insn_c_jalr, .Lc_jalr, 1, 102
-	kst_insn "c.beqz taken", kst_insn_c_beqz, .Lc_beqz, 0, 1
-	kst_insn "c.beqz not taken", kst_insn_c_beqz, .Lc_beqz, 5, 105
-	kst_insn "c.bnez taken", kst_insn_c_bnez, .Lc_bnez, 5, 6
-	kst_insn "c.bnez not taken", kst_insn_c_bnez, .Lc_bnez, 0, 100
+/*
+ * The compressed jumps and branches are simulated since v6.6 (a93892974f2e,
+ * b18256d9b744, d943705fba3a); an older kernel refuses them.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#define KST_C_BRANCH_ERR	0
+#else
+#define KST_C_BRANCH_ERR	-22
+#endif
+	kst_insn "c.j", kst_insn_c_j, .Lc_j, 1, 2, 1, KST_C_BRANCH_ERR
+	kst_insn "c.jr", kst_insn_c_jr, .Lc_jr, 1, 2, 1, KST_C_BRANCH_ERR
+	kst_insn "c.jalr", kst_insn_c_jalr, .Lc_jalr, 1, 102, 1, KST_C_BRANCH_ERR
+	kst_insn "c.beqz taken", kst_insn_c_beqz, .Lc_beqz, 0, 1, 1, KST_C_BRANCH_ERR
+	kst_insn "c.beqz not taken", kst_insn_c_beqz, .Lc_beqz, 5, 105, 1, KST_C_BRANCH_ERR
+	kst_insn "c.bnez taken", kst_insn_c_bnez, .Lc_bnez, 5, 6, 1, KST_C_BRANCH_ERR
+	kst_insn "c.bnez not taken", kst_insn_c_bnez, .Lc_bnez, 0, 100, 1, KST_C_BRANCH_ERR
 	kst_insn "c.ebreak", kst_insn_c_refused, .Lc_ebreak, 0, 0, 0, -22
 #endif
 	kst_insns_end
