@@ -69,6 +69,7 @@ load_kernel() {
 	DEBUG_LABEL=
 	SOAK_LABEL=
 	CLOSES_TAG=Closes
+	unset "${!KCONFIG_FRAGMENT_@}"
 	# shellcheck source=kernel/7.3.conf
 	. "$conf"
 	KERNEL=$1
@@ -291,14 +292,23 @@ build_end() {
 # the tree's own kselftest config fragment is merged into its config.
 build_label() {
 	local label=$1 src=$2 obj=$3 tests selftest_config status=0
+	local record_config=KCONFIG_FRAGMENT_${label%%-*}
+	local EXTRA_CONFIGS=${EXTRA_CONFIGS:-}
 
 	tests=${TESTS_TREE:-$(tests_tree "$src")}
 	build_begin "$obj"
+	# The kernel record's options for this architecture, under the names
+	# this kernel gives them: configs/ has the newest kernel's.
+	if [ -n "${!record_config:-}" ]; then
+		printf '%s\n' "${!record_config}" >"$obj/kernel-record.config"
+		EXTRA_CONFIGS+=" $obj/kernel-record.config"
+	fi
+	export EXTRA_CONFIGS
 	if [ "$tests" = "$src" ]; then
 		"$TOP/scripts/build.sh" "$label" "$src" "$obj" || status=$?
 	else
 		selftest_config=$tests/tools/testing/selftests/kprobes/config
-		EXTRA_CONFIGS="${EXTRA_CONFIGS:-} $selftest_config" \
+		EXTRA_CONFIGS="$EXTRA_CONFIGS $selftest_config" \
 			"$TOP/scripts/build.sh" "$label" "$src" "$obj" &&
 		"$TOP/scripts/build.sh" --kselftest-only "$label" "$tests" "$obj" &&
 		"$TOP/scripts/build-samples.sh" "$label" "$tests" "$obj" || status=$?
