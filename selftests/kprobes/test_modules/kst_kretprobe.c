@@ -14,7 +14,6 @@
 #include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/llist.h>
-#include <linux/rcupdate.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
@@ -553,20 +552,27 @@ static bool kst_task_holds_instances(struct task_struct *t)
 }
 
 /*
- * Waits up to 10 s until @t has exited and the RCU callback that frees
- * its task_struct has taken its instances off it, then until that
- * callback has given them back (the rcu_barrier()).
+ * Waits up to 10 s until @t has exited and the RCU callback that frees it
+ * has run: it gives the instances back, then drops the task's own usage
+ * reference, leaving ours. Not rcu_users: on older kernels (6.1) it
+ * shares its memory with the callback's rcu_head, which call_rcu()
+ * overwrites.
  */
 static int kst_wait_task_flushed(struct task_struct *t)
 {
 	unsigned long timeout = jiffies + 10 * HZ;
 
-	while (refcount_read(&t->rcu_users) || kst_task_holds_instances(t)) {
+	while (refcount_read(&t->usage) > 1) {
 		if (time_after(jiffies, timeout))
-			return kst_fail("%s: not freed 10 s after it exited", t->comm);
+			return kst_fail("%s: not released in 10 s: state %#x, exit %#x, usage %u",
+					t->comm, READ_ONCE(t->__state), READ_ONCE(t->exit_state),
+					refcount_read(&t->usage));
 		usleep_range(1000, 2000);
 	}
-	rcu_barrier();
+	/* What the callback wrote before its put_task_struct() is seen. */
+	smp_rmb();
+	if (kst_task_holds_instances(t))
+		return kst_fail("%s: released, and still holds kretprobe instances", t->comm);
 	return 0;
 }
 
