@@ -260,7 +260,7 @@ for arch in "${arches[@]}"; do
 					say "   $arch: new W=1 or sparse warnings at \"$subject\" in ${kernel_files[*]}:$baseline->$warnings"
 					status=1
 				else
-					say "   $arch: compiles at \"$subject\" (${objects[*]}, $((SECONDS - started)) s, W=1 and sparse:$warnings; linked on an earlier label)"
+					say "   $arch: compiles at \"$subject\" (${objects[*]}, $((SECONDS - started)) s, linked on an earlier label; W=1 and sparse:$warnings)"
 					echo "$step_key" >>"$verified"
 				fi
 				continue
