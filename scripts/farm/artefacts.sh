@@ -4,7 +4,8 @@
 # the runner boots: the kernel image, modules.tar.gz, kselftest.tar.gz (as
 # "make kselftest-gen_tar TARGETS=kprobes" packs the kselftest install,
 # test modules inside), the runner's initramfs.cpio and manifest.json
-# (kernel release, architecture, config fragments, sha256 of each file).
+# (kernel release, architecture, config fragments, sha256 of each file),
+# and the kernel record's own config fragment where it has one.
 #
 # Usage: scripts/farm/artefacts.sh [--kernel K] --arch ARCH[-VARIANT] --out DIR [--build BUILD_DIR]
 #   writes DIR/<K>/<label>/; BUILD_DIR defaults to the runner's
@@ -14,7 +15,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 usage() {
-	sed -n 's/^# \{0,1\}//; 3,11p' "$0"
+	sed -n 's/^# \{0,1\}//; 3,12p' "$0"
 	exit "$1"
 }
 
@@ -59,11 +60,18 @@ tar -czf "$dest/modules.tar.gz" "${tar_opts[@]}" --exclude='lib/modules/*/build'
 tar -czf "$dest/kselftest.tar.gz" "${tar_opts[@]}" -C "$ksft" .
 
 # The fragments as scripts/build.sh merges them, named from the top of
-# this tree; the kselftest's own "config" ships in the tarball.
+# this tree; the kselftest's own "config" ships in the tarball, and the
+# kernel record's options for the architecture (build_label() in lib.sh)
+# beside the manifest.
 fragments=("configs/base.config" "configs/$ARCH_NAME.config")
 for f in ${EXTRA_CONFIGS:-}; do
 	fragments+=("${f#"$TOP"/}")
 done
+record_config=KCONFIG_FRAGMENT_$ARCH_NAME
+if [ -n "${!record_config:-}" ]; then
+	printf '%s\n' "${!record_config}" >"$dest/kernel-record.config"
+	fragments+=("kernel-record.config")
+fi
 fragments+=("tools/testing/selftests/kprobes/config")
 
 python3 - "$dest" "$KERNEL" "$release" "$ARCH_NAME" "$label" "${KERNEL_IMAGE##*/}" "${fragments[@]}" <<'PY'
