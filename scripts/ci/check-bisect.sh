@@ -15,10 +15,12 @@
 # alone builds nothing (the documentation gate builds it), one on C
 # files that the architecture's kernel does not compile (arm's Thumb-2
 # code elsewhere) or on another architecture's arch/ directory builds
-# nothing either; one that only modifies C or assembler files, which an
-# earlier architecture of the run builds and links at that step, compiles
-# those files (with W=1 and sparse); any other builds the kernel, its
-# modules and, once it exists, the kselftest.
+# nothing either; one that only modifies C or assembler files, whose tree
+# another label built and linked whole, compiles those files (with W=1
+# and sparse) once the label has built whole in this run and passed its
+# last step, and builds whole if they use a symbol its last link lacks;
+# any other builds the kernel, its modules and, once it exists, the
+# kselftest.
 #
 # A step whose tree was built and checked before on the architecture,
 # with the same compiler, sparse, fragments and scripts, is not built
@@ -104,22 +106,19 @@ w1_warnings() {
 	done
 }
 
-# The objects to compile at step $1 on label $2 (build directory $3) in
-# place of a whole build: the step only modifies C and assembler files
-# (no header, Makefile or Kconfig, nothing added or removed), and an
-# earlier label of this run builds, and so links, the kernel at this
-# step. A step that changes kernel/kprobes.c took 28 to 36 s to rebuild
-# and link, and 20 to 26 s more for W=1 and sparse; the compile of the
-# one file, checked by W=1 and sparse on the way, takes a third of that.
-# Fails when the step builds the whole kernel here.
+# The objects to compile at step $1 in build directory $2 in place of a
+# whole build: the step only modifies C and assembler files compiled
+# there (no header, Makefile or Kconfig, nothing added or removed), and
+# its tree was built and linked whole on another label (BUILD_ROOT/
+# bisect-linked). A step that changes kernel/kprobes.c took 28 to 36 s to
+# build and link, and 20 to 26 s more for W=1 and sparse; compiling the
+# one file with W=1 and sparse takes 5 to 6 s. Fails when the step
+# builds the whole kernel here.
 step_objects() {
-	local commit=$1 label=$2 obj=$3 earlier status path objects=()
+	local commit=$1 obj=$2 status path objects=()
 
 	! build_interrupted "$obj" || return 1
-	for earlier in "${arches[@]}"; do
-		[ "$earlier" != "$label" ] || return 1
-		[ "$(step_kind "$commit" "$BUILD_ROOT/$earlier")" != kernel ] || break
-	done
+	grep -q "^$(git -C "$src" rev-parse "$commit^{tree}") " "$linked" || return 1
 	while read -r status path; do
 		if [[ $path == arch/*/* ]] && [ ! -d "$obj/$(cut -d/ -f1-2 <<<"$path")" ]; then
 			continue
@@ -128,13 +127,14 @@ step_objects() {
 		! maybe_compiled "$obj" "$path" || objects+=("${path%.?}.o")
 	done < <(git -C "$src" diff --name-status "$commit^" "$commit" -- . \
 		':!tools/testing/selftests/' ':!Documentation/')
+	[ ${#objects[@]} -gt 0 ] || return 1
 	printf '%s\n' "${objects[@]}"
 }
 
 # Compiles objects $2... in build directory $1 with W=1 and sparse, and
-# prints the warnings of each file of kernel_files as w1_warnings() does:
-# the files it does not compile keep their count of the base, which every
-# earlier step matched.
+# prints the warnings of each file of kernel_files as w1_warnings() does;
+# the files it does not compile keep their count of the base, which the
+# label's previous step matched (the caller's "ready").
 compile_objects() {
 	local obj=$1 i=0 file
 	local -a counts
@@ -142,6 +142,8 @@ compile_objects() {
 	shift
 	make -C "$src" O="$obj" ARCH="$KERNEL_ARCH" CROSS_COMPILE="$CROSS_COMPILE" \
 		W=1 C=1 CHECK="$sparse" "$@" >"$obj/w1.log" 2>&1 || return
+	! grep -q "not available or not up to date" "$obj/w1.log" ||
+		die "sparse cannot check: $(grep -m1 "not available" "$obj/w1.log")"
 	read -ra counts <<<"$baseline"
 	for file in "${kernel_files[@]}"; do
 		if [[ " $* " == *" ${file%.c}.o "* ]]; then
@@ -153,6 +155,21 @@ compile_objects() {
 	done
 }
 
+# Whether every symbol that objects $2... use is in the kernel last linked
+# in build directory $1: what the link of another label cannot show
+# (a libgcc helper of a 32-bit kernel, a function only some architectures
+# define). A symbol that is new in this step is not there either: the
+# step then builds whole.
+symbols_linked() {
+	local obj=$1
+
+	shift
+	"${CROSS_COMPILE}nm" -u "${@/#/$obj/}" |
+		awk 'NR == FNR { linked[$3] = 1; next }
+		     $1 == "U" && !($2 in linked) { missing = 1 }
+		     END { exit missing }' "$obj/System.map" -
+}
+
 # Every step is configured for the series' tests, as the tip is: patches
 # before the selftest patch change code that only its config enables.
 mkdir -p "$BUILD_ROOT"
@@ -162,7 +179,10 @@ git -C "$src" show "$tip:tools/testing/selftests/kprobes/config" >"$EXTRA_CONFIG
 # What a verified step has been checked for. The key of a step holds
 # this, not this script's text: an edit of a comment or of the output
 # here sent every step of every label to be built again (hours). An edit
-# that changes what a step is checked for changes this line.
+# that changes what a step is checked for changes this line. A step
+# compiled in place of a whole build (step_objects) has the same key:
+# its tree was linked on another label, and its objects use only symbols
+# this label's kernel has.
 CHECKS="builds (step_kind), W=1 and sparse no worse than the base (w1_warnings), v1"
 
 # A tree that built (and was counted) before, with the same compiler,
@@ -184,6 +204,10 @@ tool_key() {
 		echo "$1"
 	} | sha1sum | cut -c1-16
 }
+
+# The trees of the steps that built and linked whole, on which label.
+linked=$BUILD_ROOT/bisect-linked
+touch "$linked"
 
 status=0
 for arch in "${arches[@]}"; do
@@ -211,6 +235,9 @@ for arch in "${arches[@]}"; do
 		say "   $arch: the base built in $((SECONDS - started)) s (W=1, sparse:$baseline)"
 	fi
 	built_parent=${baseline_built:-}
+	# Whether the build directory holds this run's configuration and a
+	# step whose warnings matched the base: a step may then compile only.
+	ready=${baseline_built:-}
 	step=0
 	for commit in "${commits[@]}"; do
 		step=$((step + 1))
@@ -219,6 +246,7 @@ for arch in "${arches[@]}"; do
 		if grep -qxF "$step_key" "$verified"; then
 			say "   $arch: built before at \"$subject\""
 			built_parent=
+			ready=
 			continue
 		fi
 		kind=$(step_kind "$commit" "$obj")
@@ -241,11 +269,9 @@ for arch in "${arches[@]}"; do
 			[ -n "$built_parent" ] || build=("$TOP/scripts/build.sh") ;;
 		kernel)
 			build=("$TOP/scripts/build.sh")
-			if compile=$(step_objects "$commit" "$arch" "$obj"); then
+			if [ -n "$ready" ] && compile=$(step_objects "$commit" "$obj"); then
 				mapfile -t objects <<<"$compile"
 				git -C "$src" checkout -q --detach "$commit"
-				# vmlinux is now another tree's (see kselftest above).
-				built_parent=
 				started=$SECONDS
 				build_begin "$obj"
 				if ! warnings=" $(compile_objects "$obj" "${objects[@]}" | tr '\n' ' ')"; then
@@ -253,17 +279,22 @@ for arch in "${arches[@]}"; do
 					tail -n 15 "$obj/w1.log"
 					say "   $arch: does NOT compile at \"$subject\" (log: $obj/w1.log)"
 					status=1
+					ready=
 					continue
 				fi
 				build_end "$obj"
-				if [ "$warnings" != "$baseline" ]; then
+				if ! symbols_linked "$obj" "${objects[@]}"; then
+					say "   $arch: ${objects[*]} use symbols that the last kernel linked here lacks: building whole"
+				elif [ "$warnings" != "$baseline" ]; then
 					say "   $arch: new W=1 or sparse warnings at \"$subject\" in ${kernel_files[*]}:$baseline->$warnings"
 					status=1
+					ready=
+					continue
 				else
-					say "   $arch: compiles at \"$subject\" (${objects[*]}, $((SECONDS - started)) s, linked on an earlier label; W=1 and sparse:$warnings)"
+					say "   $arch: compiles at \"$subject\" (${objects[*]}, $((SECONDS - started)) s; linked on $(grep -m1 "^$(git -C "$src" rev-parse "$commit^{tree}") " "$linked" | cut -d' ' -f2); W=1 and sparse:$warnings)"
 					echo "$step_key" >>"$verified"
+					continue
 				fi
-				continue
 			fi ;;
 		esac
 		# Only a step that builds moves the tree: a checkout rewrites the
@@ -283,23 +314,28 @@ for arch in "${arches[@]}"; do
 			tail -n 15 "$log"
 			say "   $arch: does NOT build at \"$subject\" (log: $log)"
 			status=1
+			ready=
 			continue
 		fi
 		build_end "$obj"
 		built=$((SECONDS - started))
+		ready=
 		if [ ${#kernel_files[@]} = 0 ] ||
 		   git -C "$src" diff --quiet "$commit^" "$commit" -- "${kernel_files[@]}"; then
 			say "   $arch: builds at \"$subject\" ($kind, ${built} s)"
-			echo "$step_key" >>"$verified"
-			continue
-		fi
-		warnings=" $(w1_warnings "$obj" | tr '\n' ' ')"
-		if [ "$warnings" != "$baseline" ]; then
-			say "   $arch: new W=1 or sparse warnings at \"$subject\" in ${kernel_files[*]}:$baseline->$warnings"
-			status=1
 		else
+			warnings=" $(w1_warnings "$obj" | tr '\n' ' ')"
+			if [ "$warnings" != "$baseline" ]; then
+				say "   $arch: new W=1 or sparse warnings at \"$subject\" in ${kernel_files[*]}:$baseline->$warnings"
+				status=1
+				continue
+			fi
 			say "   $arch: builds at \"$subject\" ($kind, ${built} s, W=1 and sparse $((SECONDS - started - built)) s:$warnings)"
-			echo "$step_key" >>"$verified"
+		fi
+		echo "$step_key" >>"$verified"
+		if [ "$kind" = kernel ]; then
+			echo "$(git -C "$src" rev-parse "$commit^{tree}") $arch" >>"$linked"
+			ready=1
 		fi
 	done
 done
