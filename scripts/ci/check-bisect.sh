@@ -109,8 +109,8 @@ w1_warnings() {
 # The objects to compile at step $1 in build directory $2 in place of a
 # whole build: the step only modifies C and assembler files compiled
 # there (no header, Makefile or Kconfig, nothing added or removed), and
-# its tree was built and linked whole on another label (BUILD_ROOT/
-# bisect-linked). A step that changes kernel/kprobes.c took 28 to 36 s to
+# its tree was built and linked whole, with these objects, on another
+# label (BUILD_ROOT/bisect-linked). A step that changes kernel/kprobes.c took 28 to 36 s to
 # build and link, and 20 to 26 s more for W=1 and sparse; compiling the
 # one file with W=1 and sparse takes 5 to 6 s. Fails when the step
 # builds the whole kernel here.
@@ -118,7 +118,6 @@ step_objects() {
 	local commit=$1 obj=$2 status path objects=()
 
 	! build_interrupted "$obj" || return 1
-	grep -q "^$(git -C "$src" rev-parse "$commit^{tree}") " "$linked" || return 1
 	while read -r status path; do
 		if [[ $path == arch/*/* ]] && [ ! -d "$obj/$(cut -d/ -f1-2 <<<"$path")" ]; then
 			continue
@@ -128,7 +127,24 @@ step_objects() {
 	done < <(git -C "$src" diff --name-status "$commit^" "$commit" -- . \
 		':!tools/testing/selftests/' ':!Documentation/')
 	[ ${#objects[@]} -gt 0 ] || return 1
+	linked_on "$commit" "${objects[@]}" >/dev/null || return 1
 	printf '%s\n' "${objects[@]}"
+}
+
+# The label on which the tree of step $1 was built and linked whole with
+# objects $2... in it (arm's link of a step does not hold Thumb-2 code).
+linked_on() {
+	local commit=$1 tree label
+
+	shift
+	tree=$(git -C "$src" rev-parse "$commit^{tree}")
+	while read -r label; do
+		if (cd "$BUILD_ROOT/$label" 2>/dev/null && ls "$@" >/dev/null 2>&1); then
+			echo "$label"
+			return
+		fi
+	done < <(awk -v tree="$tree" '$1 == tree { print $2 }' "$linked")
+	return 1
 }
 
 # Compiles objects $2... in build directory $1 with W=1 and sparse, and
@@ -291,7 +307,7 @@ for arch in "${arches[@]}"; do
 					ready=
 					continue
 				else
-					say "   $arch: compiles at \"$subject\" (${objects[*]}, $((SECONDS - started)) s; linked on $(grep -m1 "^$(git -C "$src" rev-parse "$commit^{tree}") " "$linked" | cut -d' ' -f2); W=1 and sparse:$warnings)"
+					say "   $arch: compiles at \"$subject\" (${objects[*]}, $((SECONDS - started)) s; linked on $(linked_on "$commit" "${objects[@]}"); W=1 and sparse:$warnings)"
 					echo "$step_key" >>"$verified"
 					continue
 				fi
