@@ -110,10 +110,10 @@ w1_warnings() {
 # whole build: the step only modifies C and assembler files compiled
 # there (no header, Makefile or Kconfig, nothing added or removed), and
 # its tree was built and linked whole, with these objects, on another
-# label (BUILD_ROOT/bisect-linked). A step that changes kernel/kprobes.c took 28 to 36 s to
-# build and link, and 20 to 26 s more for W=1 and sparse; compiling the
-# one file with W=1 and sparse takes 5 to 6 s. Fails when the step
-# builds the whole kernel here.
+# label (BUILD_ROOT/bisect-linked). A step that changes kernel/kprobes.c
+# took 28 to 36 s to build and link, and 20 to 26 s more for W=1 and
+# sparse; compiling the one file with W=1 and sparse takes 5 to 9 s.
+# Fails when the step builds the whole kernel here.
 step_objects() {
 	local commit=$1 obj=$2 status path objects=()
 
