@@ -136,8 +136,9 @@ build_key() {
 		cat "$TOP/scripts/build.sh" "$TOP/scripts/build-samples.sh" "$TOP/scripts/lib.sh" \
 			"$TOP/scripts/arch/${label%%-*}.conf" "$TOP/scripts/kernel/samples.Kbuild" \
 			"$TOP"/configs/*.config ${EXTRA_CONFIGS:-}
-		# Where the gates run this kernel does not change how it builds
-		grep -v '^[A-Z_]*LABELS\?=' "$TOP/scripts/kernel/$KERNEL.conf"
+		# Where the gates run this kernel does not change how it
+		# builds, nor do the comments.
+		grep -v -e '^[A-Z_]*LABELS\?=' -e '^#' "$TOP/scripts/kernel/$KERNEL.conf"
 		echo "$label ${EXTRA_CONFIGS:-}"
 		(load_label "$label" && "${CROSS_COMPILE}gcc" --version | head -n 1)
 		stat -c '%n %s %y' "$obj/.config" "$obj/vmlinux" "$obj/build.log" \
