@@ -68,6 +68,7 @@ load_kernel() {
 	MUTANTS_LABEL=
 	DEBUG_LABEL=
 	SOAK_LABEL=
+	MERGE_LABELS=
 	CLOSES_TAG=Closes
 	unset "${!KCONFIG_FRAGMENT_@}"
 	# shellcheck source=kernel/7.3.conf

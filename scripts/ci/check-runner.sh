@@ -98,6 +98,9 @@ for gate in check-docs check-patches check-series; do
 done
 refuses base-not-a-tree "has no v" "$TOP/scripts/ci/check-base.sh" "$tmp"
 refuses gen-series-option "usage:" "$TOP/scripts/series/gen-series.sh" --bogus
+refuses test-unknown-argument "unknown arguments '--bogus'" env OUT="$tmp/test-out" \
+	"$TOP/scripts/test.sh" --bogus
+[ ! -e "$tmp/test-out" ] || { say "FAIL  test-unknown-argument: it made $tmp/test-out"; failed=1; }
 
 say "   a console that ends in a crash"
 # A case that names the fix it needs, then the kernel dies in it: the
