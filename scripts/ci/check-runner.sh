@@ -17,7 +17,8 @@ set -euo pipefail
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-label=x86_64
+# The label the README's first command builds, which CI has built.
+label=$DEFAULT_LABEL
 tmp=$(mktemp -d /tmp/kprobes-check-runner.XXXXXX)
 failed=0
 cleanup() {
