@@ -25,7 +25,7 @@ inputs_key() {
 	perl -v
 	for kernel in $(known_kernels); do
 		load_kernel "$kernel"
-		git -C "$LINUX_REPO" rev-parse -q --verify "$PRISTINE_TAG^{tree}" 2>/dev/null || echo none
+		git -C "$LINUX_REPO" rev-parse "$PRISTINE_TAG^{tree}"
 	done
 }
 
@@ -71,6 +71,11 @@ applies_alone() {
 }
 
 passed=$CACHE_DIR/series-passed
+# Made before the key, which names them: from an empty cache a key taken
+# first named none, and the next run's did not match it.
+for kernel in $(known_kernels); do
+	KERNEL=$kernel "$TOP/scripts/prepare-tree.sh"
+done
 key=$(inputs_key | digest)
 if passed_before "$passed" "$key"; then
 	say "patches/ and lts/ matched these sources before"
