@@ -143,7 +143,9 @@ load_label() {
 
 	load_arch "${1%%-*}"
 	if [ -n "$variant" ]; then
-		known_variants | grep -qx -- "${variant#-}" ||
+		# Not grep -q: it stops reading at the first match, and under
+		# pipefail the writer's SIGPIPE fails the test (arm64-coverage).
+		known_variants | grep -x -- "${variant#-}" >/dev/null ||
 			die "unknown variant in '$1' (known: $(known_variants | paste -sd' '))"
 		export EXTRA_CONFIGS="${EXTRA_CONFIGS:-} $TOP/configs/${variant#-}.config"
 	fi

@@ -102,8 +102,8 @@ changes_kernel() {
 	{
 		[ -z "$files" ] || cat "$files"
 		[ -z "$diff" ] || sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "$diff"
-	} | grep -qv -e '^$' -e '^samples/' -e '^selftests/' -e '^tools/testing/selftests/' \
-		-e '^Documentation/' -e '^MAINTAINERS$'
+	} | grep -v -e '^$' -e '^samples/' -e '^selftests/' -e '^tools/testing/selftests/' \
+		-e '^Documentation/' -e '^MAINTAINERS$' >/dev/null	# -q: SIGPIPE (lib.sh)
 }
 
 # Upstream: the patches of each submission, in the order of
