@@ -9,6 +9,7 @@
  * module may be left in kprobes/list, and the global knob is restored.
  */
 #include <ctype.h>
+#include <fcntl.h>
 
 #include "../kselftest_harness.h"
 #include "kst_harness.h"
@@ -139,6 +140,8 @@ TEST_F(kprobes, global_enable_knob)
 	run_case(_metadata, STEP(hold_kprobe));
 	run_case(_metadata, STEP(hold_kprobe_disabled));
 
+	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "0"));
+	/* 0 again changes nothing. */
 	ASSERT_EQ(0, write_file(KPROBES_ENABLED, "0"));
 	ASSERT_LT(0, read_file(KPROBES_ENABLED, knob, sizeof(knob)));
 	EXPECT_EQ('0', knob[0]);
@@ -460,6 +463,100 @@ TEST_F(kprobes, module_rejects_bad_input)
 	EXPECT_STREQ(hits_before, hits_after) TH_LOG("bad input changed the hits");
 	EXPECT_FALSE(find_in_kprobes_list(LISTED_IN(TEST_MODULE), line, sizeof(line)))
 		TH_LOG("bad input left a probe: %s", line);
+}
+
+#define FAILSLAB	DEBUGFS "/failslab"
+
+/*
+ * Registering, and opening kprobes/ files, while allocations fail.
+ * failslab fails only allocations that may not sleep unless its
+ * ignore-gfp-wait is N, and dumps a stack for each failure it makes
+ * unless its verbose is 0: both are set for each test, then restored.
+ */
+FIXTURE(failslab) {
+	char knob[8];
+	char ignore_gfp_wait[8];
+	char verbose[8];
+};
+
+FIXTURE_SETUP(failslab)
+{
+	kst_name_test(_metadata->fixture->name, NULL, _metadata->name);
+	if (access(FAILSLAB, F_OK))
+		SKIP(return, "no %s: CONFIG_FAILSLAB or CONFIG_FAULT_INJECTION_DEBUG_FS is not set",
+		     FAILSLAB);
+	setup_kprobes(_metadata, self->knob, sizeof(self->knob));
+	ASSERT_LT(0, read_file(FAILSLAB "/ignore-gfp-wait", self->ignore_gfp_wait,
+			       sizeof(self->ignore_gfp_wait)));
+	ASSERT_LT(0, read_file(FAILSLAB "/verbose", self->verbose, sizeof(self->verbose)));
+	ASSERT_EQ(0, write_file(FAILSLAB "/verbose", "0"));
+	ASSERT_EQ(0, write_file(FAILSLAB "/ignore-gfp-wait", "N"));
+}
+
+FIXTURE_TEARDOWN(failslab)
+{
+	EXPECT_EQ(0, write_file(FAILSLAB "/ignore-gfp-wait", self->ignore_gfp_wait));
+	EXPECT_EQ(0, write_file(FAILSLAB "/verbose", self->verbose));
+	teardown_kprobes(_metadata, self->knob);
+}
+
+/* Each allocation of a registration failing in turn gives -ENOMEM, and no probe. */
+TEST_F(failslab, registration_fails_cleanly)
+{
+	run_case(_metadata, STEP(register_without_memory));
+}
+
+/*
+ * Opens @path with the @nth allocation of this thread failing: @nth_fd is
+ * its /proc/thread-self/fail-nth, opened before, since an open allocates.
+ * *@failed: whether the open came to that allocation.
+ */
+static int open_failing(int nth_fd, const char *path, int nth, bool *failed)
+{
+	char count[16];
+	int fd, err, len;
+
+	*failed = false;
+	len = snprintf(count, sizeof(count), "%d", nth);
+	if (pwrite(nth_fd, count, len, 0) != len)
+		return -errno;
+	fd = open(path, O_RDONLY);
+	err = errno;
+	/* What is left of the count: 0 once the allocation failed. */
+	len = pread(nth_fd, count, sizeof(count) - 1, 0);
+	*failed = len > 0 && count[0] == '0';
+	if (pwrite(nth_fd, "0", 1, 0) != 1)
+		return -errno;
+	if (fd < 0)
+		return -err;
+	close(fd);
+	return 0;
+}
+
+/* Opening kprobes/list or blacklist with each allocation failing: -ENOMEM. */
+TEST_F(failslab, open_fails_cleanly)
+{
+	static const char * const paths[] = { KPROBES_LIST, KPROBES_BLACKLIST };
+	int i, nth, ret, nomem, nth_fd;
+	bool failed;
+
+	nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+	ASSERT_LE(0, nth_fd) TH_LOG("/proc/thread-self/fail-nth: %s", strerror(errno));
+	for (i = 0; i < 2; i++) {
+		nomem = 0;
+		for (nth = 1; nth <= 256; nth++) {
+			ret = open_failing(nth_fd, paths[i], nth, &failed);
+			ASSERT_TRUE(!ret || ret == -ENOMEM)
+				TH_LOG("%s, allocation %d failing: %s", paths[i], nth,
+				       strerror(-ret));
+			nomem += !!ret;
+			if (!failed)
+				break;
+		}
+		EXPECT_GT(256, nth) TH_LOG("%s: more than 256 allocations", paths[i]);
+		EXPECT_LT(0, nomem) TH_LOG("%s: no allocation failed", paths[i]);
+	}
+	close(nth_fd);
 }
 
 int main(int argc, char **argv)

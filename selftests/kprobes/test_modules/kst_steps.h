@@ -33,6 +33,9 @@ KST_STEP_ARG(blacklisted_symbol);
 KST_PART(slots);
 KST_STEP_ARG(hold_slot_probes);
 
+/* kst_nomem.c: registering while allocations fail. */
+KST_STEP(register_without_memory);
+
 /* kst_gone.c: a probe on kprobes_selftest_target.ko, which goes away. */
 KST_PART(gone);
 KST_STEP(hold_kprobe_gone);
