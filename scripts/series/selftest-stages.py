@@ -247,7 +247,7 @@ TAGS = {
   ('32c', '\t/* Fits the module\'s buffer, but names no symbol. */', 5),
   ('32d', '/* The pages of instruction slots that kallsyms lists. */', 37),
   ('32d', '\t\t"hold_slot_probes", "hold_slot_probes x", "hold_slot_probes -1",', 2),
-  ('32e', '#define FAILSLAB\tDEBUGFS "/failslab"', 112),
+  ('32e', '#define FAILSLAB\tDEBUGFS "/failslab"', 113),
  ],
  'test_optprobe.c': [
   ('34', '// SPDX-License-Identifier: GPL-2.0', 10000),

@@ -477,6 +477,7 @@ TEST_F(kprobes, module_rejects_bad_input)
 static const char * const failslab_knobs[] = {
 	FAILSLAB "/ignore-gfp-wait", FAILSLAB "/cache-filter", FAILSLAB "/verbose",
 };
+
 static const char * const failslab_values[] = { "N", "N", "0" };
 #define FAILSLAB_KNOBS	3
 
