@@ -7,9 +7,9 @@
 # applies with git am to its pristine tree, the documentation builds
 # without warnings, every architecture's defconfig keeps kprobes/config
 # through "make kselftest-merge", and the runner reports broken guests
-# and bad input clearly. On the
-# labels of the kernel's MERGE_LABELS (scripts/kernel/<K>.conf), or with
-# --full on every label its record names: every patch builds on its own (bisect); the kprobes selftests,
+# and bad input clearly. On the labels of the kernel's MERGE_LABELS
+# (scripts/kernel/<K>.conf), or with --full on every label its record
+# names: every patch builds on its own (bisect); the kprobes selftests,
 # the samples and the kernel's kprobes KUnit suite pass in QEMU; LAVA
 # gives the runner's verdicts; the mutants are killed; the backports
 # pass where the code of their fixes runs; the debug kernels (one with a
