@@ -21,6 +21,11 @@
  * SYM_TYPED_FUNC_START() gives on every kernel. Under kCFI it also wants
  * a type that only C can give them (__kcfi_typeid_<name>): there they are
  * plain functions with an ENDBR, and kst_insns.c calls them unchecked.
+ *
+ * The table also holds the address of each probed instruction, which
+ * objtool takes for an indirect branch target without an ENDBR ("data
+ * relocation to !ENDBR"): nothing branches there, as ANNOTATE_NOENDBR
+ * before each such label says.
  */
 #if defined(CONFIG_CFI) || defined(CONFIG_CFI_CLANG)
 #define KST_FUNC_START(name)	SYM_FUNC_START(name) ENDBR
@@ -70,6 +75,7 @@ SYM_FUNC_END(kst_add1000)
 /* call pushes the address after it: kst_add1() returns there (+ 101). */
 KST_FUNC_START(kst_insn_call)
 	kst_value
+	ANNOTATE_NOENDBR
 .Lcall:	call	kst_add1
 	add	$100, %_ASM_AX
 	RET
@@ -81,6 +87,7 @@ KST_FUNC_START(kst_insn_call_indirect)
 	kst_load KST_INDIRECT, kst_add1
 	kst_load %_ASM_BX, kst_add1000
 	ANNOTATE_RETPOLINE_SAFE
+	ANNOTATE_NOENDBR
 .Lcall_indirect:
 	call	*KST_INDIRECT
 	add	$100, %_ASM_AX
@@ -99,6 +106,7 @@ KST_FUNC_START(kst_insn_jmp_indirect)
 	jz	1f
 	kst_load KST_INDIRECT, kst_add1
 	ANNOTATE_RETPOLINE_SAFE
+	ANNOTATE_NOENDBR
 .Ljmp_indirect:
 	jmp	*KST_INDIRECT
 1:	add	$1000, %_ASM_AX
@@ -113,6 +121,7 @@ KST_FUNC_START(kst_insn_jmp8)
 	kst_value
 	test	%_ASM_AX, %_ASM_AX
 	jz	1f
+	ANNOTATE_NOENDBR
 .Ljmp8:	jmp	2f
 1:	add	$1000, %_ASM_AX
 2:	add	$1, %_ASM_AX
@@ -123,6 +132,7 @@ KST_FUNC_START(kst_insn_jmp32)
 	kst_value
 	test	%_ASM_AX, %_ASM_AX
 	jz	1f
+	ANNOTATE_NOENDBR
 .Ljmp32:
 	.byte	0xe9
 	.long	2f - (. + 4)
@@ -135,6 +145,7 @@ SYM_FUNC_END(kst_insn_jmp32)
 KST_FUNC_START(kst_insn_je)
 	kst_value
 	test	%_ASM_AX, %_ASM_AX
+	ANNOTATE_NOENDBR
 .Lje:	je	1f
 	add	$100, %_ASM_AX
 	RET
@@ -146,6 +157,7 @@ SYM_FUNC_END(kst_insn_je)
 KST_FUNC_START(kst_insn_jl)
 	kst_value
 	cmp	$0, %_ASM_AX
+	ANNOTATE_NOENDBR
 .Ljl:	.byte	0x0f, 0x8c
 	.long	1f - (. + 4)
 	add	$100, %_ASM_AX
@@ -164,6 +176,7 @@ SYM_FUNC_END(kst_insn_jl)
 KST_FUNC_START(kst_insn_j\cond)
 	kst_value
 	cmp	$\cmp, %_ASM_AX
+	ANNOTATE_NOENDBR
 .Lj\cond:
 	j\cond	1f
 	add	$100, %_ASM_AX
@@ -186,6 +199,7 @@ KST_FUNC_START(kst_insn_loop)
 	kst_value
 	mov	$2, %_ASM_CX
 1:	add	$10, %_ASM_AX
+	ANNOTATE_NOENDBR
 .Lloop:	loop	1b
 	RET
 SYM_FUNC_END(kst_insn_loop)
@@ -195,8 +209,10 @@ KST_FUNC_START(kst_insn_jcxz)
 	kst_value
 	mov	%_ASM_AX, %_ASM_CX
 #ifdef CONFIG_X86_64
+	ANNOTATE_NOENDBR
 .Ljcxz:	jrcxz	1f
 #else
+	ANNOTATE_NOENDBR
 .Ljcxz:	jecxz	1f
 #endif
 	add	$100, %_ASM_AX
@@ -211,6 +227,7 @@ KST_FUNC_START(kst_insn_ret)
 	add	$1, %_ASM_AX
 	jz	1f
 	ANNOTATE_UNRET_SAFE
+	ANNOTATE_NOENDBR
 .Lret:	ret
 1:	add	$1000, %_ASM_AX
 	RET
@@ -223,6 +240,7 @@ SYM_FUNC_END(kst_insn_ret)
  */
 KST_FUNC_START(kst_insn_pushf)
 	kst_value
+	ANNOTATE_NOENDBR
 .Lpushf:
 	pushf
 	pop	%_ASM_DX
@@ -240,6 +258,7 @@ KST_FUNC_START(kst_insn_popf)
 	kst_value
 	pushf
 	andl	$~X86_EFLAGS_IF, (%_ASM_SP)
+	ANNOTATE_NOENDBR
 .Lpopf:	popf
 	pushf
 	pop	%_ASM_DX
@@ -252,11 +271,13 @@ SYM_FUNC_END(kst_insn_popf)
 /* Interrupts off between cli and sti: the flag read there is 0. */
 KST_FUNC_START(kst_insn_cli_sti)
 	kst_value
+	ANNOTATE_NOENDBR
 .Lcli:	cli
 	pushf
 	pop	%_ASM_DX
 	and	$X86_EFLAGS_IF, %_ASM_DX
 	add	%_ASM_DX, %_ASM_AX
+	ANNOTATE_NOENDBR
 .Lsti:	sti
 	RET
 SYM_FUNC_END(kst_insn_cli_sti)
@@ -270,11 +291,14 @@ KST_FUNC_START(kst_insn_refused)
 	jnz	1f
 	RET
 1:	ANNOTATE_RETPOLINE_SAFE
+	ANNOTATE_NOENDBR
 .Lcall_mem:
 	call	*(%_ASM_AX)
+	ANNOTATE_NOENDBR
 .Lvmcall:
 	vmcall
 	ANNOTATE_RETPOLINE_SAFE
+	ANNOTATE_NOENDBR
 .Ljmp_mem:
 	jmp	*(%_ASM_AX)
 	int3
