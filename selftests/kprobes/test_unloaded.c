@@ -6,7 +6,8 @@
  * function of test_modules/kprobes_selftest_target.ko; this program
  * unloads that module and checks that the probe shows as [GONE] in
  * kprobes/list, cannot be enabled, never fires and unregisters cleanly.
- * A probe on the module's init function is gone once the module is live.
+ * A probe on the module's init function is gone once the module is live;
+ * one on a module that is going is refused.
  */
 #include <stdlib.h>
 
@@ -120,6 +121,24 @@ TEST_F(kprobes, probe_on_module_init)
 	ret = load_test_module(TARGET_MODULE, "");
 	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TARGET_MODULE, strerror(-ret));
 	run_case(_metadata, STEP(check_kprobe_init));
+	run_case(_metadata, STEP(release));
+}
+
+/*
+ * A new probe on a module that is going away, registered from a module
+ * notifier as it goes (its text is still there): refused (-ENOENT), as
+ * kprobes cannot hold the module while the probe is armed.
+ */
+TEST_F(kprobes, probe_on_going_module)
+{
+	int ret;
+
+	run_case(_metadata, STEP(watch_module_going));
+	ret = load_test_module(TARGET_MODULE, "");
+	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", TARGET_MODULE, strerror(-ret));
+	ret = unload_module(TARGET_MODULE);
+	ASSERT_EQ(0, ret) TH_LOG("unloading %s: %s", TARGET_MODULE, strerror(-ret));
+	run_case(_metadata, STEP(check_module_going));
 	run_case(_metadata, STEP(release));
 }
 

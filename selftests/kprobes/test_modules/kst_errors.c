@@ -8,6 +8,7 @@
 #include <linux/ftrace.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/vmalloc.h>
 
 #include "kprobes_selftest.h"
 #include "kst_insn.h"
@@ -42,6 +43,14 @@ int case_err_symbol_and_addr(void)
 	if (ret != -EINVAL)
 		return kst_fail("symbol_name and addr both set: %d, expected %d",
 				ret, -EINVAL);
+
+	kst_init_kprobe(&kst_kprobe, NULL, 0);
+	ret = register_kprobe(&kst_kprobe);
+	if (!ret)
+		unregister_kprobe(&kst_kprobe);
+	if (ret != -EINVAL)
+		return kst_fail("neither symbol_name nor addr set: %d, expected %d",
+				ret, -EINVAL);
 	return 0;
 }
 
@@ -55,6 +64,32 @@ int case_err_unknown_symbol(void)
 		unregister_kprobe(&kst_kprobe);
 	if (ret != -ENOENT)
 		return kst_fail("unknown symbol: %d, expected %d", ret, -ENOENT);
+	return 0;
+}
+
+/*
+ * An address in no function kallsyms knows is refused as an unknown
+ * symbol is, before anything checks what is there. vmalloc() memory:
+ * kmalloc() may return a freed init page at its address in the kernel
+ * image, which kallsyms counts in with CONFIG_KALLSYMS_ALL.
+ */
+int case_err_unknown_addr(void)
+{
+	struct kprobe kp = {};
+	void *area;
+	int ret;
+
+	area = vmalloc(PAGE_SIZE);
+	if (!area)
+		return kst_fail("vmalloc() failed");
+	kp.addr = area;
+	ret = register_kprobe(&kp);
+	if (!ret)
+		unregister_kprobe(&kp);
+	vfree(area);
+	if (ret != -ENOENT)
+		return kst_fail("an address in vmalloc() memory: %d, expected %d",
+				ret, -ENOENT);
 	return 0;
 }
 

@@ -8,7 +8,7 @@
  * reads where each is, a line each, as kst_hold.c's "held" does.
  * A probe on the module's init function, registered as the module comes,
  * fires in it and is [GONE] once the module is live, when a new one there
- * is refused.
+ * is refused. A new probe on the module while it goes is refused too.
  */
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
@@ -208,6 +208,72 @@ int step_check_kprobe_init(const char *arg)
 	return 0;
 }
 
+static int kst_going_ret;
+static bool kst_going_seen, kst_going_found, kst_going_watching;
+
+/*
+ * As the target module goes, when its exit function has run but its text
+ * is still there, a new probe on it is refused: kprobes cannot take a reference
+ * to the module that would keep the text while the probe is armed. It
+ * is registered disabled, so that a probe wrongly accepted is never
+ * armed in text about to be freed.
+ */
+static int kst_going_notify(struct notifier_block *nb, unsigned long state, void *data)
+{
+	struct kprobe kp = {
+		.symbol_name = "kprobes_selftest_target:kst_gone_target",
+		.pre_handler = kst_pre_handler,
+		.flags = KPROBE_FLAG_DISABLED,
+	};
+	struct module *mod = data;
+
+	if (state != MODULE_STATE_GOING || strcmp(mod->name, "kprobes_selftest_target"))
+		return NOTIFY_DONE;
+	kst_going_seen = true;
+	kst_going_ret = register_kprobe(&kp);
+	/* register_kprobe() sets .addr once it has found the symbol. */
+	kst_going_found = !!kp.addr;
+	if (!kst_going_ret)
+		unregister_kprobe(&kp);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block kst_going_nb = {
+	.notifier_call = kst_going_notify,
+};
+
+int step_watch_module_going(const char *arg)
+{
+	int ret;
+
+	if (kst_going_watching)
+		return kst_fail("already watching");
+	kst_going_seen = false;
+	kst_going_found = false;
+	kst_going_ret = 0;
+	ret = register_module_notifier(&kst_going_nb);
+	if (ret)
+		return kst_fail("register_module_notifier() returned %d", ret);
+	kst_going_watching = true;
+	return 0;
+}
+
+/* Once user space unloaded the module: the probe was refused. */
+int step_check_module_going(const char *arg)
+{
+	if (!kst_going_watching)
+		return kst_fail("watch_module_going first");
+	if (!kst_going_seen)
+		return kst_fail("kprobes_selftest_target did not go");
+	if (!kst_going_found)
+		return kst_fail("kst_gone_target not found as the module went: %d",
+				kst_going_ret);
+	if (kst_going_ret != -ENOENT)
+		return kst_fail("a probe on the going module: %d, expected %d",
+				kst_going_ret, -ENOENT);
+	return 0;
+}
+
 static int kst_gone_show(struct seq_file *m, void *v)
 {
 	int i;
@@ -237,4 +303,7 @@ void kst_gone_release(void)
 		unregister_module_notifier(&kst_init_nb);
 	kst_init_watching = false;
 	kst_unregister_held(&kst_init_probe, &kst_init_registered);
+	if (kst_going_watching)
+		unregister_module_notifier(&kst_going_nb);
+	kst_going_watching = false;
 }

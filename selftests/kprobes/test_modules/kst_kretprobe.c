@@ -76,16 +76,19 @@ static int kst_data_ret_handler(struct kretprobe_instance *ri, struct pt_regs *r
 	return 0;
 }
 
-int case_kretprobe_by_symbol(void)
+/* A kretprobe on kst_target(), by @symbol or by @addr. */
+static int kst_check_kretprobe(const char *symbol, kprobe_opcode_t *addr)
 {
 	int i, hits, ret;
 
 	kst_reset_counts();
-	kst_init_kprobe(&kst_kretprobe.kp, "kst_target", 0);
+	kst_init_kprobe(&kst_kretprobe.kp, symbol, 0);
+	kst_kretprobe.kp.addr = addr;
 	kst_kretprobe.maxactive = 0;
 	ret = register_kretprobe(&kst_kretprobe);
 	if (ret)
-		return kst_fail("register_kretprobe(kst_target) returned %d", ret);
+		return kst_fail("register_kretprobe(%s) returned %d",
+				symbol ?: "kst_target's address", ret);
 
 	for (i = 0; i < ARRAY_SIZE(kst_values); i++) {
 		long value = kst_call(kst_target, kst_values[i]);
@@ -107,6 +110,16 @@ int case_kretprobe_by_symbol(void)
 	if (kst_kretprobe.nmissed)
 		return kst_fail("nmissed is %d, expected 0", kst_kretprobe.nmissed);
 	return 0;
+}
+
+int case_kretprobe_by_symbol(void)
+{
+	return kst_check_kretprobe("kst_target", NULL);
+}
+
+int case_kretprobe_by_addr(void)
+{
+	return kst_check_kretprobe(NULL, (kprobe_opcode_t *)kst_target);
 }
 
 /*

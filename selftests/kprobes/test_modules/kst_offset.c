@@ -157,37 +157,74 @@ static int kst_redirect_pre_handler(struct kprobe *kp, struct pt_regs *regs)
 	return 1;
 }
 
-static int kst_check_redirect(const char *symbol, long (*target)(long value))
+/* Counts the calls after the redirecting pre_handler ran. */
+static int kst_redirect_other_pre_handler(struct kprobe *kp, struct pt_regs *regs)
+{
+	if (atomic_read(&pre_hits))
+		atomic_inc(&other_hits);
+	return 0;
+}
+
+/*
+ * With @other, a second kprobe on the address, the two are an aggregate
+ * probe, whose pre_handler must stop at the child that returns non-zero
+ * and return that too, or the probed instruction is single-stepped and
+ * execution goes on after it. The other probe is registered first: the
+ * children run newest first, so it is the one that must not run.
+ */
+static int kst_check_redirect(const char *symbol, long (*target)(long value), bool other)
 {
 	struct kprobe kp = {
 		.pre_handler = kst_redirect_pre_handler,
 		.post_handler = kst_post_handler,
 	};
+	struct kprobe other_kp = {
+		.pre_handler = kst_redirect_other_pre_handler,
+	};
+	const char *how = other ? " under an aggregate probe" : "";
 	long value;
 	int ret;
 
 	kst_reset_counts();
+	if (other) {
+		kst_init_kprobe(&other_kp, symbol, 0);
+		ret = register_kprobe(&other_kp);
+		if (ret)
+			return kst_fail("register_kprobe(%s) returned %d", symbol, ret);
+	}
 	kst_init_kprobe(&kp, symbol, 0);
 	ret = register_kprobe(&kp);
-	if (ret)
-		return kst_fail("register_kprobe(%s) returned %d", symbol, ret);
+	if (ret) {
+		if (other)
+			unregister_kprobe(&other_kp);
+		return kst_fail("register_kprobe(%s)%s returned %d", symbol, how, ret);
+	}
 	value = kst_call(target, 5);
 	unregister_kprobe(&kp);
+	if (other)
+		unregister_kprobe(&other_kp);
 
 	if (atomic_read(&pre_hits) != 1)
-		return kst_fail("%s: pre_handler ran %d times", symbol, atomic_read(&pre_hits));
+		return kst_fail("%s%s: pre_handler ran %d times", symbol, how,
+				atomic_read(&pre_hits));
 	if (value != 5 + KST_REDIRECTED)
-		return kst_fail("%s(5) returned %ld, not the replacement's %d",
-				symbol, value, 5 + KST_REDIRECTED);
+		return kst_fail("%s(5)%s returned %ld, not the replacement's %d",
+				symbol, how, value, 5 + KST_REDIRECTED);
 	if (atomic_read(&post_hits))
-		return kst_fail("%s: post_handler ran after the pre_handler changed the path",
-				symbol);
+		return kst_fail("%s%s: post_handler ran after the pre_handler changed the path",
+				symbol, how);
+	if (atomic_read(&other_hits))
+		return kst_fail("%s%s: the other probe's pre_handler ran after the path changed",
+				symbol, how);
 	return 0;
 }
 
 int case_kprobe_changes_execution_path(void)
 {
-	return kst_check_redirect("kst_target", kst_target) ?:
+	return kst_check_redirect("kst_target", kst_target, false) ?:
 	       kst_check_redirect("kst_redirect_target_notrace",
-				  kst_redirect_target_notrace);
+				  kst_redirect_target_notrace, false) ?:
+	       kst_check_redirect("kst_target", kst_target, true) ?:
+	       kst_check_redirect("kst_redirect_target_notrace",
+				  kst_redirect_target_notrace, true);
 }

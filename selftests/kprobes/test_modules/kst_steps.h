@@ -44,6 +44,8 @@ KST_STEP(hold_kprobe_gone_off_entry);
 KST_STEP(enable_gone);
 KST_STEP(hold_kprobe_init);
 KST_STEP(check_kprobe_init);
+KST_STEP(watch_module_going);
+KST_STEP(check_module_going);
 
 /* kst_optprobe.c: optimized probes on a module that comes and goes. */
 KST_PART(optprobe);
