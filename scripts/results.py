@@ -69,11 +69,6 @@ KERNEL_PROBLEMS = [
     r"Call Trace:",
 ]
 PROBLEM_RE = re.compile("|".join(KERNEL_PROBLEMS))
-# warn_alloc()'s report of an allocation that a failslab.* test had fail
-# on purpose (objpool's vmalloc() of a kretprobe's instances, which then
-# falls back to kmalloc): its stack dump is what the test asked for.
-INJECTED_TEST = "failslab."
-ALLOC_FAILED_RE = re.compile(r"vmalloc error: .* allocation failed|page allocation failure: ")
 ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1bc")
 KERNEL_LINE_RE = re.compile(r"^\[\s*\d+\.\d+\]")
 # A kernel log record that the console printed in the middle of a line of
@@ -409,14 +404,7 @@ class Run:
             found.append(f"the guest could not read its taint: '{taint}' (no /proc?)")
         elif taint is not None and int(taint) & ~TAINT_EXPECTED:
             found.append(f"kernel tainted: {taint} ({taint_letters(int(taint))})")
-        running = ""
         for i, line in enumerate(self.lines):
-            m = START_RE.match(line)
-            if m:
-                running = m.group(1)
-            if (running.startswith(INJECTED_TEST) and "Call Trace:" in line
-                    and any(ALLOC_FAILED_RE.search(l) for l in self.lines[max(0, i - 6):i])):
-                continue
             if PROBLEM_RE.search(line):
                 excerpt = "\n".join("      " + l for l in self.lines[max(0, i - 3):i + 15])
                 found.append(f"kernel problem reported on the console:\n{excerpt}")

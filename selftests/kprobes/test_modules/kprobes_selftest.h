@@ -50,6 +50,28 @@ unsigned long kst_expected_ip(const struct kprobe *kp);
 int kst_call_values(long (*target)(long value));
 int kst_optprobes_here(void);
 
+/*
+ * register_kprobe()'s error for @kp, in a case that expects one: a probe
+ * registered all the same is unregistered at once.
+ */
+static inline int kst_try_kprobe(struct kprobe *kp)
+{
+	int ret = register_kprobe(kp);
+
+	if (!ret)
+		unregister_kprobe(kp);
+	return ret;
+}
+
+static inline int kst_try_kretprobe(struct kretprobe *rp)
+{
+	int ret = register_kretprobe(rp);
+
+	if (!ret)
+		unregister_kretprobe(rp);
+	return ret;
+}
+
 /* kprobes on @symbol + @offset or @addr (kst_kprobe.c). */
 int kst_check_kprobe_at(const char *symbol, void *addr, unsigned int offset,
 			long (*target)(long value));

@@ -37,17 +37,13 @@ int case_err_symbol_and_addr(void)
 
 	kst_init_kprobe(&kst_kprobe, "kst_target", 0);
 	kst_kprobe.addr = (kprobe_opcode_t *)kst_target;
-	ret = register_kprobe(&kst_kprobe);
-	if (!ret)
-		unregister_kprobe(&kst_kprobe);
+	ret = kst_try_kprobe(&kst_kprobe);
 	if (ret != -EINVAL)
 		return kst_fail("symbol_name and addr both set: %d, expected %d",
 				ret, -EINVAL);
 
 	kst_init_kprobe(&kst_kprobe, NULL, 0);
-	ret = register_kprobe(&kst_kprobe);
-	if (!ret)
-		unregister_kprobe(&kst_kprobe);
+	ret = kst_try_kprobe(&kst_kprobe);
 	if (ret != -EINVAL)
 		return kst_fail("neither symbol_name nor addr set: %d, expected %d",
 				ret, -EINVAL);
@@ -59,9 +55,7 @@ int case_err_unknown_symbol(void)
 	int ret;
 
 	kst_init_kprobe(&kst_kprobe, "kst_no_such_function", 0);
-	ret = register_kprobe(&kst_kprobe);
-	if (!ret)
-		unregister_kprobe(&kst_kprobe);
+	ret = kst_try_kprobe(&kst_kprobe);
 	if (ret != -ENOENT)
 		return kst_fail("unknown symbol: %d, expected %d", ret, -ENOENT);
 	return 0;
@@ -83,9 +77,7 @@ int case_err_unknown_addr(void)
 	if (!area)
 		return kst_fail("vmalloc() failed");
 	kp.addr = area;
-	ret = register_kprobe(&kp);
-	if (!ret)
-		unregister_kprobe(&kp);
+	ret = kst_try_kprobe(&kp);
 	vfree(area);
 	if (ret != -ENOENT)
 		return kst_fail("an address in vmalloc() memory: %d, expected %d",
@@ -102,9 +94,7 @@ int case_err_kretprobe_data_size(void)
 	int ret;
 
 	kst_init_kprobe(&rp.kp, "kst_target", 0);
-	ret = register_kretprobe(&rp);
-	if (!ret)
-		unregister_kretprobe(&rp);
+	ret = kst_try_kretprobe(&rp);
 	if (ret != -E2BIG)
 		return kst_fail("data_size %d: %d, expected %d",
 				KRETPROBE_MAX_DATA_SIZE + 1, ret, -E2BIG);
@@ -131,9 +121,7 @@ int case_err_kretprobe_blacklist(void)
 	unregister_kprobe(&kp);
 
 	kst_init_kprobe(&rp.kp, "__switch_to", 0);
-	ret = register_kretprobe(&rp);
-	if (!ret)
-		unregister_kretprobe(&rp);
+	ret = kst_try_kretprobe(&rp);
 	if (ret != -EINVAL)
 		return kst_fail("kretprobe on __switch_to: %d, expected %d", ret, -EINVAL);
 	return 0;
@@ -187,9 +175,7 @@ int case_err_ipmodify_busy(void)
 		return kst_fail("an IPMODIFY ftrace_ops on kst_target: %d", ret);
 	}
 	kst_init_kprobe(&kst_kprobe, "kst_target", 0);
-	busy = register_kprobe(&kst_kprobe);
-	if (!busy)
-		unregister_kprobe(&kst_kprobe);
+	busy = kst_try_kprobe(&kst_kprobe);
 	ret = unregister_ftrace_function(&kst_ipmodify_ops);
 	if (ret)
 		return kst_fail("unregister_ftrace_function(): %d", ret);
@@ -223,9 +209,7 @@ int case_err_not_text(void)
 	struct kprobe data = { .addr = (kprobe_opcode_t *)&kst_data_word };
 	int ret;
 
-	ret = register_kprobe(&data);
-	if (!ret)
-		unregister_kprobe(&data);
+	ret = kst_try_kprobe(&data);
 	if (ret != -EINVAL)
 		return kst_fail("register_kprobe() on data: %d, expected %d", ret, -EINVAL);
 	return 0;

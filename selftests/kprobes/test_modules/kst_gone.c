@@ -125,11 +125,8 @@ static int kst_register_late(kprobe_opcode_t *addr)
 		.pre_handler = kst_pre_handler,
 		.flags = KPROBE_FLAG_DISABLED,
 	};
-	int ret = register_kprobe(&late);
 
-	if (!ret)
-		unregister_kprobe(&late);
-	return ret;
+	return kst_try_kprobe(&late);
 }
 
 static int kst_init_notify(struct notifier_block *nb, unsigned long state, void *data)
@@ -230,11 +227,9 @@ static int kst_going_notify(struct notifier_block *nb, unsigned long state, void
 	if (state != MODULE_STATE_GOING || strcmp(mod->name, "kprobes_selftest_target"))
 		return NOTIFY_DONE;
 	kst_going_seen = true;
-	kst_going_ret = register_kprobe(&kp);
+	kst_going_ret = kst_try_kprobe(&kp);
 	/* register_kprobe() sets .addr once it has found the symbol. */
 	kst_going_found = !!kp.addr;
-	if (!kst_going_ret)
-		unregister_kprobe(&kp);
 	return NOTIFY_DONE;
 }
 

@@ -62,9 +62,7 @@ static int kst_check_insn_refused(const struct kst_insn *insn)
 	struct kprobe kp = { .addr = (kprobe_opcode_t *)insn->addr };
 	int ret;
 
-	ret = register_kprobe(&kp);
-	if (!ret)
-		unregister_kprobe(&kp);
+	ret = kst_try_kprobe(&kp);
 	if (ret != insn->error)
 		return kst_fail("%s: register_kprobe() returned %d, expected %ld",
 				insn->name, ret, insn->error);

@@ -43,9 +43,7 @@ static int kst_check_bad_offset(int offset, int expected)
 	int ret;
 
 	kst_init_kprobe(&kst_kprobe, "kst_target", offset);
-	ret = register_kprobe(&kst_kprobe);
-	if (!ret)
-		unregister_kprobe(&kst_kprobe);
+	ret = kst_try_kprobe(&kst_kprobe);
 	if (ret != expected)
 		return kst_fail("kst_target+%d: %d, expected %d", offset, ret, expected);
 	return 0;
@@ -117,9 +115,7 @@ int case_err_kretprobe_offset(void)
 		return kst_fail("no instruction past kst_kretprobe_offset_target's entry: %d",
 				offset);
 	kst_init_kprobe(&kst_kretprobe.kp, "kst_kretprobe_offset_target", offset);
-	ret = register_kretprobe(&kst_kretprobe);
-	if (!ret)
-		unregister_kretprobe(&kst_kretprobe);
+	ret = kst_try_kretprobe(&kst_kretprobe);
 	if (ret != -EINVAL)
 		return kst_fail("kretprobe at kst_kretprobe_offset_target+%d: %d, expected %d",
 				offset, ret, -EINVAL);
@@ -166,43 +162,37 @@ static int kst_redirect_other_pre_handler(struct kprobe *kp, struct pt_regs *reg
 }
 
 /*
- * With @other, a second kprobe on the address, the two are an aggregate
- * probe, whose pre_handler must stop at the child that returns non-zero
- * and return that too, or the probed instruction is single-stepped and
- * execution goes on after it. The other probe is registered first: the
- * children run newest first, so it is the one that must not run.
+ * With @aggregate, a second kprobe on the address makes the two an
+ * aggregate probe, whose pre_handler must stop at the child that returns
+ * non-zero and return that too, or the probed instruction is
+ * single-stepped and execution goes on after it. The other probe is
+ * registered first: the children run newest first, so it is the one that
+ * must not run.
  */
-static int kst_check_redirect(const char *symbol, long (*target)(long value), bool other)
+static int kst_check_redirect(const char *symbol, long (*target)(long value),
+			      bool aggregate)
 {
 	struct kprobe kp = {
 		.pre_handler = kst_redirect_pre_handler,
 		.post_handler = kst_post_handler,
 	};
-	struct kprobe other_kp = {
+	struct kprobe other = {
 		.pre_handler = kst_redirect_other_pre_handler,
 	};
-	const char *how = other ? " under an aggregate probe" : "";
+	struct kprobe *probes[] = { &other, &kp };
+	int first = aggregate ? 0 : 1;
+	const char *how = aggregate ? " under an aggregate probe" : "";
 	long value;
 	int ret;
 
 	kst_reset_counts();
-	if (other) {
-		kst_init_kprobe(&other_kp, symbol, 0);
-		ret = register_kprobe(&other_kp);
-		if (ret)
-			return kst_fail("register_kprobe(%s) returned %d", symbol, ret);
-	}
+	kst_init_kprobe(&other, symbol, 0);
 	kst_init_kprobe(&kp, symbol, 0);
-	ret = register_kprobe(&kp);
-	if (ret) {
-		if (other)
-			unregister_kprobe(&other_kp);
-		return kst_fail("register_kprobe(%s)%s returned %d", symbol, how, ret);
-	}
+	ret = register_kprobes(probes + first, ARRAY_SIZE(probes) - first);
+	if (ret)
+		return kst_fail("register_kprobes(%s)%s returned %d", symbol, how, ret);
 	value = kst_call(target, 5);
-	unregister_kprobe(&kp);
-	if (other)
-		unregister_kprobe(&other_kp);
+	unregister_kprobes(probes + first, ARRAY_SIZE(probes) - first);
 
 	if (atomic_read(&pre_hits) != 1)
 		return kst_fail("%s%s: pre_handler ran %d times", symbol, how,

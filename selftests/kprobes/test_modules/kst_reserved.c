@@ -32,9 +32,7 @@ static int kst_check_refused(unsigned long addr, const char *what)
 	};
 	int ret;
 
-	ret = register_kprobe(&kp);
-	if (!ret)
-		unregister_kprobe(&kp);
+	ret = kst_try_kprobe(&kp);
 	if (ret != -EINVAL)
 		return kst_fail("register_kprobe() on %s at %pS: %d, expected %d",
 				what, (void *)addr, ret, -EINVAL);
