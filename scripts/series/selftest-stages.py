@@ -175,9 +175,9 @@ TAGS = {
  'test_modules/kprobes_selftest.h': [
   ('19b', '#include <linux/atomic.h>', 1),
   ('19b', '#include <linux/kprobes.h>', 2),
-  ('19b', ' * Calls @fn through a pointer the compiler cannot see through, so that it', 64),
+  ('19b', ' * Calls @fn through a pointer the compiler cannot see through, so that it', 65),
   ('19b', '', -2),
-  ('21', " * register_kprobe()'s error for @kp, in a case that expects one: a probe", 21),
+  ('21', " * register_kprobe()'s error for @kp, in a case that expects one: a probe", 22),
   ('21', '', -2),
  ],
  'test_modules/kst_insns_arm.S': [

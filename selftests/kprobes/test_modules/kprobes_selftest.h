@@ -63,6 +63,7 @@ static inline int kst_try_kprobe(struct kprobe *kp)
 	return ret;
 }
 
+/* The same for a kretprobe. */
 static inline int kst_try_kretprobe(struct kretprobe *rp)
 {
 	int ret = register_kretprobe(rp);
