@@ -13,6 +13,7 @@
 
 #include "../kselftest_harness.h"
 #include "kst_harness.h"
+#include "kst_fixture.h"
 
 static void read_hits(struct __test_metadata *_metadata, int hits[2])
 {
@@ -22,22 +23,6 @@ static void read_hits(struct __test_metadata *_metadata, int hits[2])
 	ASSERT_LT(0, read_file(MODULE_DEBUGFS "/hits", buf, sizeof(buf)));
 	n = sscanf(buf, "%d %d", &hits[0], &hits[1]);
 	ASSERT_EQ(2, n) TH_LOG("hits: %s", buf);
-}
-
-/* The cases that check from user space what kprobes show of a probe. */
-FIXTURE(kprobes) {
-	char knob[8];
-};
-
-FIXTURE_SETUP(kprobes)
-{
-	kst_name_test(_metadata->fixture->name, NULL, _metadata->name);
-	setup_kprobes(_metadata, self->knob, sizeof(self->knob));
-}
-
-FIXTURE_TEARDOWN(kprobes)
-{
-	teardown_kprobes(_metadata, self->knob);
 }
 
 /* A held probe is listed while registered, with [DISABLED] when it is. */

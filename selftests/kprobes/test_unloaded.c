@@ -13,21 +13,7 @@
 
 #include "../kselftest_harness.h"
 #include "kst_harness.h"
-
-FIXTURE(kprobes) {
-	char knob[8];
-};
-
-FIXTURE_SETUP(kprobes)
-{
-	kst_name_test(_metadata->fixture->name, NULL, _metadata->name);
-	setup_kprobes(_metadata, self->knob, sizeof(self->knob));
-}
-
-FIXTURE_TEARDOWN(kprobes)
-{
-	teardown_kprobes(_metadata, self->knob);
-}
+#include "kst_fixture.h"
 
 /*
  * A probe on a module that goes away, registered by the step @hold, is

@@ -100,6 +100,24 @@ int step_enable_gone(const char *arg)
 	return 0;
 }
 
+/* Has @nb told of the target module's coming and going from now on. */
+static int kst_watch_target(struct notifier_block *nb, bool *watching)
+{
+	int ret = register_module_notifier(nb);
+
+	if (ret)
+		return kst_fail("register_module_notifier() returned %d", ret);
+	*watching = true;
+	return 0;
+}
+
+static void kst_unwatch_target(struct notifier_block *nb, bool *watching)
+{
+	if (*watching)
+		unregister_module_notifier(nb);
+	*watching = false;
+}
+
 static int kst_init_ret, kst_init_late_ret;
 static bool kst_init_came, kst_init_registered, kst_init_in_init;
 static bool kst_init_gone_when_live, kst_init_watching;
@@ -157,8 +175,6 @@ static struct notifier_block kst_init_nb = {
 
 int step_hold_kprobe_init(const char *arg)
 {
-	int ret;
-
 	if (kst_init_watching)
 		return kst_fail("already held");
 	kst_reset_counts();
@@ -168,11 +184,7 @@ int step_hold_kprobe_init(const char *arg)
 	kst_init_in_init = false;
 	kst_init_gone_when_live = false;
 	kst_init_late_ret = 0;
-	ret = register_module_notifier(&kst_init_nb);
-	if (ret)
-		return kst_fail("register_module_notifier() returned %d", ret);
-	kst_init_watching = true;
-	return 0;
+	return kst_watch_target(&kst_init_nb, &kst_init_watching);
 }
 
 /* Once user space loaded the module: the probe fired once, and is gone. */
@@ -239,18 +251,12 @@ static struct notifier_block kst_going_nb = {
 
 int step_watch_module_going(const char *arg)
 {
-	int ret;
-
 	if (kst_going_watching)
 		return kst_fail("already watching");
 	kst_going_seen = false;
 	kst_going_found = false;
 	kst_going_ret = 0;
-	ret = register_module_notifier(&kst_going_nb);
-	if (ret)
-		return kst_fail("register_module_notifier() returned %d", ret);
-	kst_going_watching = true;
-	return 0;
+	return kst_watch_target(&kst_going_nb, &kst_going_watching);
 }
 
 /* Once user space unloaded the module: the probe was refused. */
@@ -294,11 +300,7 @@ void kst_gone_release(void)
 
 	for (i = KST_NR_GONE - 1; i >= 0; i--)
 		kst_unregister_held(&kst_gone[i], &kst_gone_registered[i]);
-	if (kst_init_watching)
-		unregister_module_notifier(&kst_init_nb);
-	kst_init_watching = false;
+	kst_unwatch_target(&kst_init_nb, &kst_init_watching);
 	kst_unregister_held(&kst_init_probe, &kst_init_registered);
-	if (kst_going_watching)
-		unregister_module_notifier(&kst_going_nb);
-	kst_going_watching = false;
+	kst_unwatch_target(&kst_going_nb, &kst_going_watching);
 }
