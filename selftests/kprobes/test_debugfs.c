@@ -349,6 +349,70 @@ TEST_F(kprobes, blacklist_core_functions)
 	EXPECT_LE(3, tried) TH_LOG("only %d usable entries in " KPROBES_BLACKLIST, tried);
 }
 
+#define KPROBES_TEXT_CANDIDATES	8
+
+/*
+ * The first functions of .kprobes.text (marked __kprobes): in
+ * /proc/kallsyms, which lists the kernel's symbols by address, those after
+ * __kprobes_text_start, at another address, and before __kprobes_text_end,
+ * without a suffix (foo.cold). @addrs as kallsyms prints them: "%px", as
+ * kprobes/blacklist does. Returns how many, or -errno.
+ */
+static int kprobes_text_functions(char names[][256], char addrs[][32], int n)
+{
+	char line[512], start[32] = "", type;
+	FILE *syms = fopen("/proc/kallsyms", "r");
+	int found = 0;
+
+	if (!syms)
+		return -errno;
+	while (found < n && fgets(line, sizeof(line), syms)) {
+		if (sscanf(line, "%31s %c %255s", addrs[found], &type, names[found]) != 3)
+			continue;
+		if (!strcmp(names[found], "__kprobes_text_end"))
+			break;
+		if (!strcmp(names[found], "__kprobes_text_start"))
+			strcpy(start, addrs[found]);
+		else if (*start && strcmp(addrs[found], start) && tolower(type) == 't' &&
+			 !strchr(names[found], '.'))
+			found++;
+	}
+	fclose(syms);
+	/* Hidden (kptr_restrict), every address is 0: none is after the start. */
+	return *start && !strtoull(start, NULL, 16) ? -EPERM : found;
+}
+
+/*
+ * Each function of .kprobes.text has an entry in kprobes/blacklist, and
+ * is refused.
+ */
+TEST_F(kprobes, blacklist_kprobes_text)
+{
+	char names[KPROBES_TEXT_CANDIDATES][256], addrs[KPROBES_TEXT_CANDIDATES][32];
+	char needle[40], command[300];
+	int counts[KPROBES_TEXT_CANDIDATES];
+	int i, n, ret;
+
+	n = kprobes_text_functions(names, addrs, KPROBES_TEXT_CANDIDATES);
+	ASSERT_LE(0, n) TH_LOG("/proc/kallsyms: %s", strerror(-n));
+	if (!n)
+		SKIP(return, "no function in .kprobes.text");
+	ret = kallsyms_counts(names, counts, n);
+	ASSERT_EQ(0, ret) TH_LOG("/proc/kallsyms: %s", strerror(-ret));
+	for (i = 0; i < n && counts[i] != 1; i++)
+		;
+	if (i == n)
+		SKIP(return, "no function of .kprobes.text has a name of its own");
+
+	snprintf(needle, sizeof(needle), "0x%s-", addrs[i]);
+	EXPECT_EQ(1, blacklist_lines(needle))
+		TH_LOG("%s (%s) has no entry of its own in " KPROBES_BLACKLIST,
+		       names[i], addrs[i]);
+	snprintf(command, sizeof(command), "%s %s", STEP(blacklisted_symbol), names[i]);
+	TH_LOG("refused: %s", names[i]);
+	run_case(_metadata, command);
+}
+
 /*
  * A part the compiler splits off a blacklisted function (foo.cold,
  * foo.part.0) is a symbol of its own, outside foo's entry of the

@@ -96,7 +96,8 @@ TEST_F(kprobes, aggregate_on_unloaded_module)
  * runs, and once the module is live, its init text freed, it is [GONE]
  * and refuses enable_kprobe(). Left armed, it would be a breakpoint in
  * freed memory. A new probe there, as the module goes live, is refused
- * (-ENOENT). It skips where the function is not in init text
+ * (-ENOENT); a probe on its core text, registered with the first, is
+ * not gone. It skips where the function is not in init text
  * (powerpc loads a module's .init sections with its core).
  */
 TEST_F(kprobes, probe_on_module_init)

@@ -33,6 +33,7 @@ KST_CASE_FATAL(kprobe_insns);
 KST_CASE(kretprobe_by_symbol);
 KST_CASE(kretprobe_by_addr);
 KST_CASE(kretprobe_entry_data);
+KST_CASE(kretprobe_entry_only);
 KST_CASE(kretprobe_maxactive_default);
 KST_CASE_FATAL(probes_same_addr);
 KST_CASE(kretprobe_ignores_post_handler);

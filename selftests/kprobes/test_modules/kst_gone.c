@@ -8,7 +8,8 @@
  * reads where each is, a line each, as kst_hold.c's "held" does.
  * A probe on the module's init function, registered as the module comes,
  * fires in it and is [GONE] once the module is live, when a new one there
- * is refused. A new probe on the module while it goes is refused too.
+ * is refused; one on its core text, registered with it, stays. A new
+ * probe on the module while it goes is refused too.
  */
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
@@ -118,13 +119,24 @@ static void kst_unwatch_target(struct notifier_block *nb, bool *watching)
 	*watching = false;
 }
 
-static int kst_init_ret, kst_init_late_ret;
+static int kst_init_ret, kst_init_late_ret, kst_core_ret;
 static bool kst_init_came, kst_init_registered, kst_init_in_init;
 static bool kst_init_gone_when_live, kst_init_watching;
+static bool kst_core_registered, kst_core_gone_when_live;
 
 static struct kprobe kst_init_probe = {
 	.symbol_name = "kprobes_selftest_target:kst_target_init",
 	.pre_handler = kst_pre_handler,
+};
+
+/*
+ * Its twin on the module's core text, registered with it: the core text
+ * stays when the init text goes, and so does this probe.
+ */
+static struct kprobe kst_core_probe = {
+	.symbol_name = "kprobes_selftest_target:kst_gone_target",
+	.pre_handler = kst_pre_handler,
+	.flags = KPROBE_FLAG_DISABLED,
 };
 
 /*
@@ -159,7 +171,10 @@ static int kst_init_notify(struct notifier_block *nb, unsigned long state, void 
 		kst_init_registered = !kst_init_ret;
 		kst_init_in_init = kst_init_registered &&
 				   within_module_init((unsigned long)kst_init_probe.addr, mod);
+		kst_core_ret = register_kprobe(&kst_core_probe);
+		kst_core_registered = !kst_core_ret;
 	} else if (state == MODULE_STATE_LIVE && kst_init_registered) {
+		kst_core_gone_when_live = kst_core_registered && kprobe_gone(&kst_core_probe);
 		kst_init_gone_when_live = kprobe_gone(&kst_init_probe);
 		if (!kst_init_gone_when_live)
 			kst_unregister_held(&kst_init_probe, &kst_init_registered);
@@ -180,6 +195,10 @@ int step_hold_kprobe_init(const char *arg)
 	kst_reset_counts();
 	kst_init_probe.addr = NULL;
 	kst_init_probe.flags = 0;
+	kst_core_probe.addr = NULL;
+	kst_core_probe.flags = KPROBE_FLAG_DISABLED;
+	kst_core_ret = 0;
+	kst_core_gone_when_live = false;
 	kst_init_came = false;
 	kst_init_in_init = false;
 	kst_init_gone_when_live = false;
@@ -187,7 +206,10 @@ int step_hold_kprobe_init(const char *arg)
 	return kst_watch_target(&kst_init_nb, &kst_init_watching);
 }
 
-/* Once user space loaded the module: the probe fired once, and is gone. */
+/*
+ * Once user space loaded the module: the probe fired once, and is gone;
+ * its twin on the core text is not.
+ */
 int step_check_kprobe_init(const char *arg)
 {
 	int ret;
@@ -202,6 +224,11 @@ int step_check_kprobe_init(const char *arg)
 	if (atomic_read(&pre_hits) != 1)
 		return kst_fail("%d hits in kst_target_init(), expected 1",
 				atomic_read(&pre_hits));
+	if (kst_core_ret)
+		return kst_fail("register_kprobe(kst_gone_target) as the module came: %d",
+				kst_core_ret);
+	if (kst_core_gone_when_live)
+		return kst_fail("the probe on kst_gone_target() is gone: only the init text went");
 	/* powerpc's module_init_section() keeps .init sections with the core. */
 	if (!kst_init_in_init)
 		return kst_skip("kst_target_init() is not in init text: %s",
@@ -302,5 +329,6 @@ void kst_gone_release(void)
 		kst_unregister_held(&kst_gone[i], &kst_gone_registered[i]);
 	kst_unwatch_target(&kst_init_nb, &kst_init_watching);
 	kst_unregister_held(&kst_init_probe, &kst_init_registered);
+	kst_unregister_held(&kst_core_probe, &kst_core_registered);
 	kst_unwatch_target(&kst_going_nb, &kst_going_watching);
 }

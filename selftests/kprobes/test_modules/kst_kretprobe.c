@@ -123,15 +123,15 @@ int case_kretprobe_by_addr(void)
 }
 
 /*
- * entry_handler passes per-instance data to the return handler, and an
- * entry_handler that returns non-zero (every other call) skips that
- * instance's return handler without counting it as missed, and gives the
- * instance back: with one instance, every call gets it.
+ * Ten calls through a kretprobe with kst_entry_handler, which refuses
+ * every other instance, and return handler @handler, if any. A refused
+ * instance's return handler is skipped without counting it as missed, and
+ * the instance goes back: with one instance, every call gets it.
  */
-int case_kretprobe_entry_data(void)
+static int kst_check_entry_handler(kretprobe_handler_t handler)
 {
 	struct kretprobe rp = {
-		.handler = kst_data_ret_handler,
+		.handler = handler,
 		.entry_handler = kst_entry_handler,
 		.data_size = sizeof(struct kst_instance_data),
 		.maxactive = 1,
@@ -151,17 +151,33 @@ int case_kretprobe_entry_data(void)
 	matched = atomic_read(&data_ok);
 
 	if (rp.nmissed)
-		return kst_fail("maxactive 1: %d of 10 calls missed, a refused instance kept?",
+		return kst_fail("maxactive 1: %d of 10 calls missed, an instance kept?",
 				rp.nmissed);
 	if (entries != 10)
 		return kst_fail("10 calls: entry_handler ran %d times", entries);
-	if (returns != 5)
+	if (returns != (handler ? 5 : 0))
 		return kst_fail("5 calls kept by entry_handler: handler ran %d times",
 				returns);
 	if (matched != returns)
 		return kst_fail("%d of %d return handlers saw their entry's data",
 				matched, returns);
 	return 0;
+}
+
+/* entry_handler passes per-instance data to the return handler. */
+int case_kretprobe_entry_data(void)
+{
+	return kst_check_entry_handler(kst_data_ret_handler);
+}
+
+/*
+ * A kretprobe may have an entry_handler and no return handler: the
+ * instances it keeps return through the trampoline, which has no handler
+ * to run, and go back to the pool all the same.
+ */
+int case_kretprobe_entry_only(void)
+{
+	return kst_check_entry_handler(NULL);
 }
 
 int case_kretprobe_maxactive_default(void)
