@@ -4,10 +4,12 @@
  * steps of kprobes_selftest.ko while they check from user space what
  * kprobes do with them: each case starts with the module loaded, and
  * teardown_kprobes() leaves kprobes as the case found them.
- * Include after kst_harness.h.
  */
 #ifndef KST_FIXTURE_H
 #define KST_FIXTURE_H
+
+#include "../kselftest_harness.h"
+#include "kst_harness.h"
 
 FIXTURE(kprobes) {
 	char knob[8];

@@ -101,7 +101,7 @@ int step_enable_gone(const char *arg)
 	return 0;
 }
 
-/* Has @nb told of the target module's coming and going from now on. */
+/* Registers @nb to hear when the target module comes and goes. */
 static int kst_watch_target(struct notifier_block *nb, bool *watching)
 {
 	int ret = register_module_notifier(nb);
@@ -130,8 +130,8 @@ static struct kprobe kst_init_probe = {
 };
 
 /*
- * Its twin on the module's core text, registered with it: the core text
- * stays when the init text goes, and so does this probe.
+ * A twin of kst_init_probe on the module's core text, registered with it:
+ * the core text stays when the init text goes, and so does this probe.
  */
 static struct kprobe kst_core_probe = {
 	.symbol_name = "kprobes_selftest_target:kst_gone_target",

@@ -155,7 +155,10 @@ static int kst_check_entry_handler(kretprobe_handler_t handler)
 				rp.nmissed);
 	if (entries != 10)
 		return kst_fail("10 calls: entry_handler ran %d times", entries);
-	if (returns != (handler ? 5 : 0))
+	/* Without a handler, the checks above are all: nothing counts returns. */
+	if (!handler)
+		return 0;
+	if (returns != 5)
 		return kst_fail("5 calls kept by entry_handler: handler ran %d times",
 				returns);
 	if (matched != returns)
