@@ -243,7 +243,7 @@ TAGS = {
   ('32b', '// SPDX-License-Identifier: GPL-2.0', 10000),
   ('32c', '#include <ctype.h>', 3),
   ('32e', '#include <fcntl.h>', 1),
-  ('32c', '/* The module\'s NOKPROBE_SYMBOL() and noinstr functions are listed and refused. */', 198),
+  ('32c', '/* The module\'s NOKPROBE_SYMBOL() and noinstr functions are listed and refused. */', 212),
   ('32c', '\t\t"blacklisted_symbol", "blacklisted_symbol  ",', 3),
   ('32c', '\tchar long_symbol[400];', 1),
   ('32c', '\t/* Fits the module\'s buffer, but names no symbol. */', 5),
