@@ -28,6 +28,8 @@ KST_CASE(kprobe_core_kernel);
 KST_CASE(kprobe_core_kernel_addr);
 KST_CASE(probes_same_addr_handlers);
 KST_CASE(kprobe_core_kernel_offset);
+KST_CASE(kprobe_after_probe);
+KST_CASE(handler_fault_fixed_up);
 KST_CASE(kprobe_changes_execution_path);
 KST_CASE_FATAL(kprobe_insns);
 KST_CASE(kretprobe_by_symbol);

@@ -2,12 +2,15 @@
 /*
  * kst_offset.c - probes off the entry of a function: kprobes at
  * symbol+offset (on a function of the module and on a core-kernel
- * function), an offset inside an instruction, a kretprobe off the entry;
- * and a pre_handler that sends execution to another address
+ * function), an offset inside an instruction, a kretprobe off the entry,
+ * a kprobe after another in one function, a fault in a handler; and a
+ * pre_handler that sends execution to another address
  */
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/kstrtox.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 
 #include "kprobes_selftest.h"
 #include "kst_insn.h"
@@ -119,6 +122,121 @@ int case_err_kretprobe_offset(void)
 	if (ret != -EINVAL)
 		return kst_fail("kretprobe at kst_kretprobe_offset_target+%d: %d, expected %d",
 				offset, ret, -EINVAL);
+	return 0;
+}
+
+static int kst_first_offset;
+
+static bool kst_past_first(const struct kprobe *kp)
+{
+	return kp->offset > kst_first_offset;
+}
+
+/*
+ * A kprobe on the instruction after another kprobe's, registered while
+ * that one is armed. Where the kernel finds instruction boundaries by
+ * decoding the function from its start (x86, s390), it must decode the
+ * first probe's instruction from the opcode it saved, not from the
+ * breakpoint written over it. The offsets are found before either probe
+ * is armed, for the same reason.
+ */
+int case_kprobe_after_probe(void)
+{
+	struct kprobe *probes[] = { &kst_kprobe, &kst_kprobe2 };
+	int calls, next, offset, ret;
+	long value;
+
+	offset = kst_inner_offset("kst_offset_target", kst_offset_target);
+	if (offset < 0)
+		return kst_fail("no probe-able instruction in kst_offset_target: %d", offset);
+	kst_first_offset = offset;
+	next = kst_find_offset("kst_offset_target", kst_offset_target, kst_past_first);
+	if (next < 0)
+		return kst_fail("no probe-able instruction after kst_offset_target+%d: %d",
+				offset, next);
+	kst_reset_counts();
+	kst_init_kprobe(&kst_kprobe, "kst_offset_target", offset);
+	ret = register_kprobe(&kst_kprobe);
+	if (ret)
+		return kst_fail("register_kprobe(kst_offset_target+%d) returned %d", offset, ret);
+	kst_init_kprobe(&kst_kprobe2, "kst_offset_target", next);
+	ret = register_kprobe(&kst_kprobe2);
+	if (ret) {
+		unregister_kprobe(&kst_kprobe);
+		return kst_fail("kst_offset_target+%d, after +%d: register_kprobe() returned %d",
+				next, offset, ret);
+	}
+	calls = kst_call_values(kst_offset_target);
+	value = kst_call(kst_offset_target, 5);
+	unregister_kprobes(probes, ARRAY_SIZE(probes));
+
+	if (value != 5 * 7 + 3)
+		return kst_fail("+%d and +%d probed: kst_offset_target(5) returned %ld, not %d",
+				offset, next, value, 5 * 7 + 3);
+	if (atomic_read(&pre_hits) != 2 * (calls + 1))
+		return kst_fail("%d calls, probes at +%d and +%d: pre_handlers ran %d times",
+				calls + 1, offset, next, atomic_read(&pre_hits));
+	return 0;
+}
+
+static void *kst_unmapped;
+static long kst_fault_ret;
+
+static int kst_faulting_pre_handler(struct kprobe *kp, struct pt_regs *regs)
+{
+	long value;
+
+	kst_fault_ret = copy_from_kernel_nofault(&value, kst_unmapped, sizeof(value));
+	atomic_inc(&pre_hits);
+	return 0;
+}
+
+/*
+ * A fault in a pre_handler, fixed up by its exception table entry: while
+ * a kprobe runs, the kernel's fault handler asks kprobes first
+ * (kprobe_fault_handler()), and the probe must go on. The read is of the
+ * guard page after a vmalloc() area, which nothing maps.
+ */
+int case_handler_fault_fixed_up(void)
+{
+	struct kprobe kp = {
+		.symbol_name = "kst_offset_target",
+		.pre_handler = kst_faulting_pre_handler,
+		.post_handler = kst_post_handler,
+	};
+	void *area;
+	long value;
+	int ret;
+
+	ret = kst_inner_offset("kst_offset_target", kst_offset_target);
+	if (ret < 0)
+		return kst_fail("no probe-able instruction in kst_offset_target: %d", ret);
+	kp.offset = ret;
+	area = vmalloc(PAGE_SIZE);
+	if (!area)
+		return kst_fail("vmalloc(%lu) failed", PAGE_SIZE);
+	kst_unmapped = area + PAGE_SIZE;
+	kst_fault_ret = 0;
+	kst_reset_counts();
+	ret = register_kprobe(&kp);
+	if (ret) {
+		vfree(area);
+		return kst_fail("register_kprobe(kst_offset_target+%u) returned %d",
+				kp.offset, ret);
+	}
+	value = kst_call(kst_offset_target, 5);
+	unregister_kprobe(&kp);
+	vfree(area);
+
+	if (atomic_read(&pre_hits) != 1 || atomic_read(&post_hits) != 1)
+		return kst_fail("pre_handler ran %d times, post_handler %d times, expected 1",
+				atomic_read(&pre_hits), atomic_read(&post_hits));
+	if (kst_fault_ret != -EFAULT)
+		return kst_fail("a faulting read in a pre_handler returned %ld, expected %d",
+				kst_fault_ret, -EFAULT);
+	if (value != 5 * 7 + 3)
+		return kst_fail("kst_offset_target(5) returned %ld past the fault, expected %d",
+				value, 5 * 7 + 3);
 	return 0;
 }
 
