@@ -40,30 +40,6 @@ SYM_FUNC_START(kst_insn_addiu)
 	 nop
 SYM_FUNC_END(kst_insn_addiu)
 
-/* The delay slot runs whether the branch is taken or not. */
-SYM_FUNC_START(kst_insn_bne_slot)
-	move	v0, a0
-.Lbne_slot:
-	bne	a0, zero, 1f
-	 LONG_ADDIU v0, v0, 10
-	jr	ra
-	 LONG_ADDIU v0, v0, 100
-1:	jr	ra
-	 LONG_ADDIU v0, v0, 1
-SYM_FUNC_END(kst_insn_bne_slot)
-
-/* A likely branch's delay slot runs only when it is taken. */
-SYM_FUNC_START(kst_insn_beql)
-	move	v0, a0
-.Lbeql:
-	beql	a0, zero, 1f
-	 LONG_ADDIU v0, v0, 10
-	jr	ra
-	 LONG_ADDIU v0, v0, 100
-1:	jr	ra
-	 LONG_ADDIU v0, v0, 1
-SYM_FUNC_END(kst_insn_beql)
-
 /* bal links: kst_add1() returns past the delay slot, which runs once. */
 SYM_FUNC_START(kst_insn_bal)
 	PTR_ADDIU sp, sp, -16
@@ -86,15 +62,16 @@ SYM_FUNC_START(kst_insn_jr)
 SYM_FUNC_END(kst_insn_jr)
 
 /*
- * A conditional branch on a0, whose delay slot adds 10: the function
- * adds 1 more where it is taken and 100 where it is not. A likely
- * branch's slot runs only where it is taken.
+ * A branch or jump over a return, whose delay slot adds 10 to a0: the
+ * function adds 1 more where it is taken and 100 where it is not. A
+ * likely branch's slot runs only where it is taken. \branch is the
+ * instruction up to its target, 1f.
  */
 	.macro	kst_branch name, branch:vararg
 SYM_FUNC_START(kst_insn_\name)
 	move	v0, a0
 .L\name:
-	\branch, 1f
+	\branch 1f
 	 LONG_ADDIU v0, v0, 10
 	jr	ra
 	 LONG_ADDIU v0, v0, 100
@@ -103,56 +80,41 @@ SYM_FUNC_START(kst_insn_\name)
 SYM_FUNC_END(kst_insn_\name)
 	.endm
 
-	kst_branch bltz, bltz a0
-	kst_branch bgez, bgez a0
-	kst_branch blez, blez a0
-	kst_branch bgtz, bgtz a0
-	kst_branch bltzl, bltzl a0
-	kst_branch bgezl, bgezl a0
-	kst_branch blezl, blezl a0
-	kst_branch bgtzl, bgtzl a0
-	kst_branch bnel, bnel a0, zero
-
-/* A jump, always taken: its slot runs. */
-SYM_FUNC_START(kst_insn_j)
-	move	v0, a0
-.Lj:
-	j	1f
-	 LONG_ADDIU v0, v0, 10
-	jr	ra
-	 LONG_ADDIU v0, v0, 100
-1:	jr	ra
-	 LONG_ADDIU v0, v0, 1
-SYM_FUNC_END(kst_insn_j)
+	kst_branch bne_slot, bne a0, zero,
+	kst_branch beql, beql a0, zero,
+	kst_branch bltz, bltz a0,
+	kst_branch bgez, bgez a0,
+	kst_branch blez, blez a0,
+	kst_branch bgtz, bgtz a0,
+	kst_branch bltzl, bltzl a0,
+	kst_branch bgezl, bgezl a0,
+	kst_branch blezl, blezl a0,
+	kst_branch bgtzl, bgtzl a0,
+	kst_branch bnel, bnel a0, zero,
+	kst_branch j, j
 
 /*
  * A call whose return address is past the delay slot: the slot adds 10
- * to a0 once, and a0 is added to what kst_add1() returns.
+ * to a0 once, and a0 is added to what kst_add1() returns. \load, if
+ * any, comes before the call.
  */
-SYM_FUNC_START(kst_insn_jal)
+	.macro	kst_call name, target, load:vararg
+SYM_FUNC_START(kst_insn_\name)
 	PTR_ADDIU sp, sp, -16
 	LONG_S	ra, 0(sp)
-.Ljal:
-	jal	kst_add1
+	\load
+.L\name:
+	\name	\target
 	 LONG_ADDIU a0, a0, 10
 	LONG_ADDU v0, v0, a0
 	LONG_L	ra, 0(sp)
 	jr	ra
 	 PTR_ADDIU sp, sp, 16
-SYM_FUNC_END(kst_insn_jal)
+SYM_FUNC_END(kst_insn_\name)
+	.endm
 
-SYM_FUNC_START(kst_insn_jalr)
-	PTR_ADDIU sp, sp, -16
-	LONG_S	ra, 0(sp)
-	PTR_LA	t9, kst_add1
-.Ljalr:
-	jalr	t9
-	 LONG_ADDIU a0, a0, 10
-	LONG_ADDU v0, v0, a0
-	LONG_L	ra, 0(sp)
-	jr	ra
-	 PTR_ADDIU sp, sp, 16
-SYM_FUNC_END(kst_insn_jalr)
+	kst_call jal, kst_add1
+	kst_call jalr, t9, PTR_LA t9, kst_add1
 
 /*
  * A branch and link on a register (not bal's zero): it links whether

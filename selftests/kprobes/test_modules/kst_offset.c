@@ -144,7 +144,7 @@ int case_kprobe_after_probe(void)
 {
 	struct kprobe *probes[] = { &kst_kprobe, &kst_kprobe2 };
 	int calls, next, offset, ret;
-	long value;
+	long expected, value;
 
 	offset = kst_inner_offset("kst_offset_target", kst_offset_target);
 	if (offset < 0)
@@ -154,6 +154,7 @@ int case_kprobe_after_probe(void)
 	if (next < 0)
 		return kst_fail("no probe-able instruction after kst_offset_target+%d: %d",
 				offset, next);
+	expected = kst_call(kst_offset_target, 5);
 	kst_reset_counts();
 	kst_init_kprobe(&kst_kprobe, "kst_offset_target", offset);
 	ret = register_kprobe(&kst_kprobe);
@@ -170,9 +171,9 @@ int case_kprobe_after_probe(void)
 	value = kst_call(kst_offset_target, 5);
 	unregister_kprobes(probes, ARRAY_SIZE(probes));
 
-	if (value != 5 * 7 + 3)
-		return kst_fail("+%d and +%d probed: kst_offset_target(5) returned %ld, not %d",
-				offset, next, value, 5 * 7 + 3);
+	if (value != expected)
+		return kst_fail("+%d and +%d probed: kst_offset_target(5) returned %ld, not %ld",
+				offset, next, value, expected);
 	if (atomic_read(&pre_hits) != 2 * (calls + 1))
 		return kst_fail("%d calls, probes at +%d and +%d: pre_handlers ran %d times",
 				calls + 1, offset, next, atomic_read(&pre_hits));
@@ -204,14 +205,15 @@ int case_handler_fault_fixed_up(void)
 		.pre_handler = kst_faulting_pre_handler,
 		.post_handler = kst_post_handler,
 	};
+	long expected, value;
 	void *area;
-	long value;
 	int ret;
 
 	ret = kst_inner_offset("kst_offset_target", kst_offset_target);
 	if (ret < 0)
 		return kst_fail("no probe-able instruction in kst_offset_target: %d", ret);
 	kp.offset = ret;
+	expected = kst_call(kst_offset_target, 5);
 	area = vmalloc(PAGE_SIZE);
 	if (!area)
 		return kst_fail("vmalloc(%lu) failed", PAGE_SIZE);
@@ -234,9 +236,9 @@ int case_handler_fault_fixed_up(void)
 	if (kst_fault_ret != -EFAULT)
 		return kst_fail("a faulting read in a pre_handler returned %ld, expected %d",
 				kst_fault_ret, -EFAULT);
-	if (value != 5 * 7 + 3)
-		return kst_fail("kst_offset_target(5) returned %ld past the fault, expected %d",
-				value, 5 * 7 + 3);
+	if (value != expected)
+		return kst_fail("kst_offset_target(5) returned %ld past the fault, expected %ld",
+				value, expected);
 	return 0;
 }
 
