@@ -217,12 +217,14 @@ debian_download_source() {
 }
 
 # Runs a command with its output in a log file; on failure shows the tail
-# and the path of the log.
+# and the path of the log. The progress lines of a build in it ("   ...",
+# make_with_progress) pass through: a cold build is ten silent minutes
+# otherwise.
 run_logged() {
 	local log=$1
 
 	shift
-	if ! "$@" >"$log" 2>&1; then
+	if ! "$@" 2>&1 | tee "$log" | { grep --line-buffered '^   \.\.\. ' || true; }; then
 		tail -n 25 "$log" >&2
 		die "failed: $* (full log: $log)"
 	fi
