@@ -30,13 +30,15 @@ KST_CASE(probes_same_addr_handlers);
 KST_CASE(kprobe_core_kernel_offset);
 KST_CASE(kprobe_after_probe);
 KST_CASE(handler_fault_fixed_up);
-KST_CASE(kprobe_changes_execution_path);
+/* Two probes at one ftrace entry: without its fix, a kernel dies. */
+KST_CASE_FATAL(kprobe_changes_execution_path);
 KST_CASE_FATAL(kprobe_insns);
 KST_CASE(kretprobe_by_symbol);
 KST_CASE(kretprobe_by_addr);
 KST_CASE(kretprobe_entry_data);
 KST_CASE(kretprobe_entry_only);
 KST_CASE(kretprobe_maxactive_default);
+/* Two probes at one ftrace entry: without its fix, a kernel dies. */
 KST_CASE_FATAL(probes_same_addr);
 KST_CASE(kretprobe_ignores_post_handler);
 KST_CASE(err_symbol_and_addr);
@@ -54,7 +56,7 @@ KST_CASE(register_clears_stale_flags);
 KST_CASE(err_register_twice);
 KST_CASE_FATAL(unregister_unregistered);
 KST_CASE(recursion_nmissed);
-/* Two probes at one ftrace entry: without its fix, a ppc64le kernel dies. */
+/* Two probes at one ftrace entry: without its fix, a kernel dies. */
 KST_CASE_FATAL(recursion_nmissed_aggregate);
 KST_CASE(recursion_nmissed_breakpoint);
 KST_CASE(recursion_nmissed_optimized);
