@@ -207,13 +207,16 @@ wanted_fix() {
 }
 
 # A run with the same inputs as one that passed gives the same verdicts:
-# the tree (the series' tip holds the kernel, the selftests and the
-# samples), the mutants, the scripts and configs, the compiler and QEMU.
+# the series (the tip holds the kernel, the selftests and the samples;
+# the fixes are reverted by subject, each as its commit changed the tree:
+# trees and subjects, not commit ids, which re-applying it changes), the
+# mutants, the scripts and configs, the compiler and QEMU.
 # Not the scripts no mutant's run reads (the gates', the farms', the
 # series' and the other measurements): an edit there ran the mutants
 # again, about 6 minutes of CI's.
 verdicts_key=$({
-	echo "$tip $arch $kind $(printf '%q ' "$@")"
+	git -C "$src" log --format='%T %s' "$PRISTINE_TAG..$tip"
+	echo "$arch $kind $(printf '%q ' "$@")"
 	cat "$list" "$equivalents" 2>/dev/null || :
 	find "$TOP/scripts" "$TOP/configs" -type f ! -path '*/__pycache__/*' \
 		! -path "$TOP/scripts/ci/*" ! -path "$TOP/scripts/farm/*" \
