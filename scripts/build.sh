@@ -108,9 +108,9 @@ make_with_progress() {
 		next=$((SECONDS + 30))
 		steps=$(grep -c '^  [A-Z]' "$log" || true)
 		if [ "$most" -gt 0 ]; then
-			say "   ... $steps files built, $((SECONDS - start)) s (a full build here: $most)"
+			progress "$steps files built, $((SECONDS - start)) s (a full build here: $most)"
 		else
-			say "   ... $steps files built, $((SECONDS - start)) s"
+			progress "$steps files built, $((SECONDS - start)) s"
 		fi
 	done
 	wait "$pid" || status=$?

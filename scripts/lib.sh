@@ -11,6 +11,10 @@ DEFAULT_KERNEL=7.3
 DEFAULT_LABEL=x86_64
 
 say() { printf '%s\n' "$*"; }
+# A line that says how far a long command is: run_logged() lets the
+# lines with this mark through.
+PROGRESS_MARK='   ... '
+progress() { say "$PROGRESS_MARK$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 known_arches() {
@@ -217,14 +221,13 @@ debian_download_source() {
 }
 
 # Runs a command with its output in a log file; on failure shows the tail
-# and the path of the log. The progress lines of a build in it ("   ...",
-# make_with_progress) pass through: a cold build is ten silent minutes
-# otherwise.
+# and the path of the log. Its progress() lines pass through: a cold
+# build is ten silent minutes otherwise.
 run_logged() {
 	local log=$1
 
 	shift
-	if ! "$@" 2>&1 | tee -p "$log" | { grep --line-buffered '^   \.\.\. ' || true; }; then
+	if ! "$@" 2>&1 | tee -p "$log" | { grep --line-buffered -F -- "$PROGRESS_MARK" || true; }; then
 		tail -n 25 "$log" >&2
 		die "failed: $* (full log: $log)"
 	fi
