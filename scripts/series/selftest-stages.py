@@ -39,19 +39,6 @@ for part, msg in enumerate(PARTS, 1):
             d, name = os.path.split(os.path.relpath(path, K))
             FILE_PART[d, os.path.splitext(name)[0]] = part
 
-# The part of each case, step and step part: that of the file defining it.
-SYMBOL_PART = {}
-for path in glob.glob(os.path.join(repo, K, 'test_modules', '*.c')):
-    stem = os.path.splitext(os.path.basename(path))[0]
-    for m in re.finditer(r'^(?:int|void) (case_\w+|step_\w+|kst_\w+_init)\(',
-                         open(path).read(), re.M):
-        SYMBOL_PART[m.group(1)] = FILE_PART.get(('test_modules', stem), 1)
-# test_kprobes_fatal has no file of its own (test_kprobes.c built with
-# KST_FATAL): it comes with the first KST_CASE_FATAL.
-FILE_PART['', 'test_kprobes_fatal'] = min(
-    SYMBOL_PART['case_' + name] for name in re.findall(
-        r'^KST_CASE_FATAL\((\w+)\);$',
-        open(os.path.join(repo, K, 'test_modules', 'kst_cases.h')).read(), re.M))
 LISTED = re.compile(r'^KST_(CASE|CASE_FATAL|STEP|STEP_ARG|PART)\((\w+)\);$')
 
 def listed_part(path, line):
@@ -186,6 +173,11 @@ TAGS = {
   ('24b', '#else', 321),
   ('24b', '#else', 55, 2),
  ],
+ 'test_modules/kst_offset.c': [
+  ('21', '// SPDX-License-Identifier: GPL-2.0', 10000),
+  ('29', '#ifdef KST_AFTER_PROBE', 8),
+  ('29', '#ifdef KST_AFTER_PROBE', 5, 2),
+ ],
  'test_modules/kst_insn.h': [
   ('19b', '/* SPDX-License-Identifier: GPL-2.0 */', 10000),
   ('31', '#include <linux/delay.h>', 1),
@@ -196,6 +188,8 @@ TAGS = {
   ('21', '#define KST_MISALIGNED_LAST\t1\t/* inside the first instruction */', 23),
   ('21', '/* Instructions of 2, 4 or 6 bytes, as the first two bits of the opcode say. */', 19),
   ('21', '#ifndef KST_INSIDE_ERR', 4),
+  ('29', ' * KST_AFTER_PROBE: api.kprobe_after_probe has, besides a function of the', 11),
+  ('29', '', -2),
   ('31b', ' * KST_EXTABLE_REFUSED: register_kprobe() refuses an instruction that has', 11),
   ('31b', '', -2),
   ('21', '/* The offset of the instruction after the one at @offset in @func. */', 117),
@@ -326,6 +320,24 @@ def tagged(path):
         if lines[i].startswith('\t') and lines[i - 1].strip():
             tags[i] = tags[i - 1]
     return lines, tags
+
+# The part of each case, step and step part: that of the file defining it,
+# or in a growing file, of the line that does.
+SYMBOL_PART = {}
+for path in glob.glob(os.path.join(repo, K, 'test_modules', '*.c')):
+    rel = os.path.relpath(path, os.path.join(repo, K))
+    lines, tags = tagged(rel) if rel in TAGS else (open(path).read().split('\n'), None)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    for i, line in enumerate(lines):
+        m = re.match(r'(?:int|void) (case_\w+|step_\w+|kst_\w+_init)\(', line)
+        if m:
+            SYMBOL_PART[m.group(1)] = tags[i] if tags else FILE_PART.get(('test_modules', stem), 1)
+# test_kprobes_fatal has no file of its own (test_kprobes.c built with
+# KST_FATAL): it comes with the first KST_CASE_FATAL.
+FILE_PART['', 'test_kprobes_fatal'] = min(
+    SYMBOL_PART['case_' + name] for name in re.findall(
+        r'^KST_CASE_FATAL\((\w+)\);$',
+        open(os.path.join(repo, K, 'test_modules', 'kst_cases.h')).read(), re.M))
 
 # A growing file is named by its first part too (test_samples, helpers
 # and kst_fixes.h in the Makefile).

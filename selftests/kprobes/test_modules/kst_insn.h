@@ -97,6 +97,18 @@ static inline int kst_insn_len(const void *p)
 #endif
 
 /*
+ * KST_AFTER_PROBE: api.kprobe_after_probe has, besides a function of the
+ * compiler's, kst_after_probe_target(), whose two instructions at the
+ * offsets kst_after_probe_offsets gives are made for it
+ * (kst_insns_x86.S).
+ */
+#ifdef CONFIG_X86
+#define KST_AFTER_PROBE
+long kst_after_probe_target(long value);
+extern const int kst_after_probe_offsets[2];
+#endif
+
+/*
  * KST_EXTABLE_REFUSED: register_kprobe() refuses an instruction that has
  * an exception table entry (arm64 and s390 would single-step it out of
  * line, where a fault finds no fixup). Elsewhere the probe is taken, and

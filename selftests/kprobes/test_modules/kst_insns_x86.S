@@ -304,6 +304,32 @@ KST_FUNC_START(kst_insn_refused)
 	int3
 SYM_FUNC_END(kst_insn_refused)
 
+/*
+ * For api.kprobe_after_probe (kst_offset.c): a kprobe at .Lafter_next,
+ * registered while one at .Lafter_first is armed. x86 finds instruction
+ * boundaries by decoding the function from its start, and must read
+ * the first probe's opcode where its int3 is: read as int3, then from
+ * its second byte, the mov below runs one byte past .Lafter_next (its
+ * immediate's first byte, 0xb8, is another 5-byte mov), which is then
+ * refused as inside an instruction. A REX prefix, as the compiler's
+ * code mostly has first, gives no such test: without it, the rest of
+ * the instruction decodes to the same end.
+ */
+KST_FUNC_START(kst_after_probe_target)
+	kst_value
+.Lafter_first:
+	mov	$0xb8, %ecx
+.Lafter_next:
+	add	%_ASM_CX, %_ASM_AX
+	RET
+SYM_FUNC_END(kst_after_probe_target)
+
+	.section .rodata, "a"
+	.balign	4
+SYM_DATA(kst_after_probe_offsets,
+	 .long .Lafter_first - kst_after_probe_target, .Lafter_next - kst_after_probe_target)
+	.text
+
 	kst_insns_start
 	kst_insn "call", kst_insn_call, .Lcall, 1, 102
 	kst_insn "call *reg", kst_insn_call_indirect, .Lcall_indirect, 1, 102

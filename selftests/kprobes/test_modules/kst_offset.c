@@ -133,6 +133,51 @@ static bool kst_past_first(const struct kprobe *kp)
 }
 
 /*
+ * A kprobe at @symbol+@next, registered while one at @symbol+@offset,
+ * the instruction before, is armed; @func is the function at @symbol.
+ */
+static int kst_check_after_probe(const char *symbol, long (*func)(long value),
+				 int offset, int next)
+{
+	struct kprobe *probes[] = { &kst_kprobe, &kst_kprobe2 };
+	long expected, value;
+	int calls, ret;
+
+	expected = kst_call(func, 5);
+	kst_reset_counts();
+	kst_init_kprobe(&kst_kprobe, symbol, offset);
+	ret = register_kprobe(&kst_kprobe);
+	if (ret)
+		return kst_fail("register_kprobe(%s+%d) returned %d", symbol, offset, ret);
+	kst_init_kprobe(&kst_kprobe2, symbol, next);
+	ret = register_kprobe(&kst_kprobe2);
+	if (ret) {
+		unregister_kprobe(&kst_kprobe);
+		return kst_fail("%s+%d, after +%d: register_kprobe() returned %d",
+				symbol, next, offset, ret);
+	}
+	calls = kst_call_values(func);
+	value = kst_call(func, 5);
+	unregister_kprobes(probes, ARRAY_SIZE(probes));
+
+	if (value != expected)
+		return kst_fail("+%d and +%d probed: %s(5) returned %ld, not %ld",
+				offset, next, symbol, value, expected);
+	if (atomic_read(&pre_hits) != 2 * (calls + 1))
+		return kst_fail("%d calls, probes at %s+%d and +%d: pre_handlers ran %d times",
+				calls + 1, symbol, offset, next, atomic_read(&pre_hits));
+	return 0;
+}
+
+#ifdef KST_AFTER_PROBE
+/* A C function to call it through: C gives the one of assembly no type. */
+static noinline long kst_after_probe_call(long value)
+{
+	return kst_after_probe_target(value);
+}
+#endif
+
+/*
  * A kprobe on the instruction after another kprobe's, registered while
  * that one is armed. Where the kernel finds instruction boundaries by
  * decoding the function from its start (x86, s390), it must decode the
@@ -142,9 +187,7 @@ static bool kst_past_first(const struct kprobe *kp)
  */
 int case_kprobe_after_probe(void)
 {
-	struct kprobe *probes[] = { &kst_kprobe, &kst_kprobe2 };
-	int calls, next, offset, ret;
-	long expected, value;
+	int next, offset, ret;
 
 	offset = kst_inner_offset("kst_offset_target", kst_offset_target);
 	if (offset < 0)
@@ -154,30 +197,13 @@ int case_kprobe_after_probe(void)
 	if (next < 0)
 		return kst_fail("no probe-able instruction after kst_offset_target+%d: %d",
 				offset, next);
-	expected = kst_call(kst_offset_target, 5);
-	kst_reset_counts();
-	kst_init_kprobe(&kst_kprobe, "kst_offset_target", offset);
-	ret = register_kprobe(&kst_kprobe);
-	if (ret)
-		return kst_fail("register_kprobe(kst_offset_target+%d) returned %d", offset, ret);
-	kst_init_kprobe(&kst_kprobe2, "kst_offset_target", next);
-	ret = register_kprobe(&kst_kprobe2);
-	if (ret) {
-		unregister_kprobe(&kst_kprobe);
-		return kst_fail("kst_offset_target+%d, after +%d: register_kprobe() returned %d",
-				next, offset, ret);
-	}
-	calls = kst_call_values(kst_offset_target);
-	value = kst_call(kst_offset_target, 5);
-	unregister_kprobes(probes, ARRAY_SIZE(probes));
-
-	if (value != expected)
-		return kst_fail("+%d and +%d probed: kst_offset_target(5) returned %ld, not %ld",
-				offset, next, value, expected);
-	if (atomic_read(&pre_hits) != 2 * (calls + 1))
-		return kst_fail("%d calls, probes at +%d and +%d: pre_handlers ran %d times",
-				calls + 1, offset, next, atomic_read(&pre_hits));
-	return 0;
+	ret = kst_check_after_probe("kst_offset_target", kst_offset_target, offset, next);
+#ifdef KST_AFTER_PROBE
+	ret = ret ?: kst_check_after_probe("kst_after_probe_target", kst_after_probe_call,
+					   kst_after_probe_offsets[0],
+					   kst_after_probe_offsets[1]);
+#endif
+	return ret;
 }
 
 static void *kst_unmapped;
