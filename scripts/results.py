@@ -98,8 +98,10 @@ START_RE = re.compile(r"^\[\s*\d+\.\d+\] kprobes selftests: starting ([\w.-]+)$"
 # middle of another line.
 NEEDS_RE = re.compile(r'(?:kprobes selftests: |# )([\w.-]+) needs "([^"]+)"')
 # And, once, the fixes whose bug can kill the kernel in any case, by the
-# first line of the report on the console as it dies.
-DEATH_RE = re.compile(r'# a kernel that dies with "([^"]+)" may lack "([^"]+)"')
+# first line of the report on the console as it dies: on the output and
+# in the kernel log too.
+DEATH_RE = re.compile(r'(?:kprobes selftests: |# )a kernel that dies with "([^"]+)" '
+                      r'may lack "([^"]+)"')
 # KUnit's KTAP in the kernel log: four spaces of indentation per level
 KERNEL_PREFIX_RE = re.compile(r"^\[\s*\d+\.\d+\] ?")
 KUNIT_SUBTEST_RE = re.compile(r"^((?:    )*)# Subtest: (\S+)$")
@@ -438,7 +440,8 @@ class Run:
         else:
             # The kernel's report, not a line of the tests' that names it.
             said = next((report for report in self.deaths for line in self.lines
-                         if report in line and KERNEL_LINE_RE.match(line)), None)
+                         if report in line and KERNEL_LINE_RE.match(line)
+                         and not DEATH_RE.search(line)), None)
             if said:
                 reason += f'; the console says "{said}": this kernel may lack "{self.deaths[said]}"'
         self.add_case(name, "fail", reason)

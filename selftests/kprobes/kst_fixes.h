@@ -132,28 +132,6 @@ static const struct kst_death kst_deaths[] = {
 	  "a task moved to another CPU in an optprobe, ppc64le with CONFIG_PREEMPT" },
 };
 
-/* Before the first test: what the console of a kernel that dies means. */
-static inline void kst_name_deaths(void)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(kst_deaths); i++)
-		fprintf(stderr, "# a kernel that dies with \"%s\" may lack \"%s\" (%s)\n",
-			kst_deaths[i].console, kst_deaths[i].subject,
-			kst_deaths[i].without);
-}
-
-/* How many fixes @test (as in its TAP line) is known to need. */
-static inline int kst_fixes_of(const char *test)
-{
-	int n = 0;
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(kst_fixes); i++)
-		n += !strcmp(kst_fixes[i].test, test);
-	return n;
-}
-
 /*
  * Writes one record to the kernel log (one write, one record), at
  * KERN_WARNING: the console shows it unless its loglevel is 4 or less.
@@ -174,6 +152,41 @@ static inline __printf(2, 3) void kst_kmsg(int kmsg, const char *fmt, ...)
 		len = sizeof(line) - 1;
 	if (write(kmsg, line, len) != len)
 		fprintf(stderr, "# /dev/kmsg: %s\n", strerror(errno));
+}
+
+/* What a dying kernel's console says, and the fix it may lack. */
+#define KST_DEATH_FMT	"a kernel that dies with \"%s\" may lack \"%s\""
+
+/*
+ * Before the first test: what the console of a kernel that dies means,
+ * on the program's output and in the kernel log, which gets to the
+ * console when the output of a program that ran just before is lost.
+ */
+static inline void kst_name_deaths(void)
+{
+	int kmsg = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(kst_deaths); i++) {
+		fprintf(stderr, "# " KST_DEATH_FMT " (%s)\n", kst_deaths[i].console,
+			kst_deaths[i].subject, kst_deaths[i].without);
+		if (kmsg >= 0)
+			kst_kmsg(kmsg, "kprobes selftests: " KST_DEATH_FMT "\n",
+				 kst_deaths[i].console, kst_deaths[i].subject);
+	}
+	if (kmsg >= 0)
+		close(kmsg);
+}
+
+/* How many fixes @test (as in its TAP line) is known to need. */
+static inline int kst_fixes_of(const char *test)
+{
+	int n = 0;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(kst_fixes); i++)
+		n += !strcmp(kst_fixes[i].test, test);
+	return n;
 }
 
 /*
