@@ -437,13 +437,14 @@ class Run:
             reason += f" (in the kernel: {self.in_kernel})"
         if fixes:
             reason += "; this kernel may lack " + " or ".join(f'"{fix}"' for fix in fixes)
-        else:
-            # The kernel's report, not a line of the tests' that names it.
-            said = next((report for report in self.deaths for line in self.lines
-                         if report in line and KERNEL_LINE_RE.match(line)
-                         and not DEATH_RE.search(line)), None)
-            if said:
-                reason += f'; the console says "{said}": this kernel may lack "{self.deaths[said]}"'
+        # The kernel's report, not a line of the tests' that names it: a
+        # bug that strikes in any case may kill a case that needs other
+        # fixes (another architecture's).
+        said = next((report for report in self.deaths for line in self.lines
+                     if report in line and KERNEL_LINE_RE.match(line)
+                     and not DEATH_RE.search(line)), None)
+        if said and self.deaths[said] not in (fixes or ()):
+            reason += f'; the console says "{said}": this kernel may lack "{self.deaths[said]}"'
         self.add_case(name, "fail", reason)
         self.running = None
 

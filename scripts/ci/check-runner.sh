@@ -136,15 +136,17 @@ expect_failure died-with-report \
 	judge report
 
 # The program's output lost as the kernel died (7.3 on mips64el dies in
-# its first kretprobe): the kernel log's copy of the same says it.
+# its first kretprobe): the kernel log's copy of the same says it. A
+# case that needs another architecture's fix is named with both.
 mkdir -p "$tmp/report-kmsg"
 printf '%s\n' "kprobes-ci: tests begin" "# selftests: kprobes: test_kprobes" \
 	'[    0.900000] kprobes selftests: a kernel that dies with "Break instruction" may lack "MIPS: A fix"' \
 	"[    1.000000] kprobes selftests: starting api.any.run" \
+	'[    1.010000] kprobes selftests: api.any.run needs "powerpc: A fix"' \
 	"[    1.050000] kprobes_selftest: case any" "[    1.100000] Break instruction in kernel code[#1]:" \
 	"[    1.200000] Kernel panic - not syncing" "kprobes-ci-host: qemu-exit 0" >"$tmp/report-kmsg.console"
 expect_failure died-with-report-in-kernel-log \
-	'api.any.run  (no result: the guest died or hung during it (in the kernel: any); the console says "Break instruction": this kernel may lack "MIPS: A fix")' \
+	'api.any.run  (no result: the guest died or hung during it (in the kernel: any); this kernel may lack "powerpc: A fix"; the console says "Break instruction": this kernel may lack "MIPS: A fix")' \
 	judge report-kmsg
 
 # Between two cases, as a torture's threads hit their probes: the verdict
