@@ -132,6 +132,7 @@ class Run:
         self.announced = None   # the last case kselftest_harness.h announced
         self.notes = []         # what the harness said since it announced it
         self.needs = {}         # test -> the fixes it needs, until its result
+        self.started = []       # tests whose start the kernel logged, this program
         self.deaths = {}        # console report -> the fix it may mean
         self.kunit = None       # KUnit's suites by depth, once its KTAP began
         self.kunit_plans = {}   # depth -> [suite, planned, results so far]
@@ -166,6 +167,7 @@ class Run:
             # The kernel keeps its own records in order: a case the
             # module runs after this comes from this test.
             self.running, self.in_kernel = m.group(1), None
+            self.started.append(m.group(1))
         m = DEATH_RE.search(line)
         if m:
             self.deaths[m.group(1)] = m.group(2)
@@ -239,6 +241,7 @@ class Run:
             if line.startswith("# selftests: "):
                 self.program = {"name": line[len("# selftests: "):],
                                 "cases": 0, "start": time.monotonic()}
+                self.started = []
             return
         depth = len(m.group(1)) // 2
         ok, name, directive, reason = m.group(2), m.group(4), m.group(5), m.group(6)
@@ -445,6 +448,12 @@ class Run:
                      and not DEATH_RE.search(line)), None)
         if said and self.deaths[said] not in (fixes or ()):
             reason += f'; the console says "{said}": this kernel may lack "{self.deaths[said]}"'
+        # The program's output that had not yet reached the console went
+        # with the guest: the tests it ran before have no result either.
+        for lost in self.started:
+            if lost != name and not self.reported(lost):
+                self.add_case(lost, "fail", "no result: the guest died later in the same "
+                              "program, before the test's output reached the console")
         self.add_case(name, "fail", reason)
         self.running = None
 

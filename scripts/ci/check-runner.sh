@@ -175,6 +175,19 @@ expect_failure died-run-line-lost \
 	'kprobes.second  (no result: the guest died or hung during it (in the kernel: list_probe))' \
 	judge lost
 
+# The program's output lost as the kernel died in its third test: the
+# two before, started in the kernel log, have no result either.
+mkdir -p "$tmp/lost-output"
+printf '%s\n' "kprobes-ci: tests begin" "# selftests: kprobes: test_kprobes_fatal" \
+	"[    1.000000] kprobes selftests: starting api.a.run" \
+	"[    1.100000] kprobes selftests: starting api.b.run" \
+	"[    1.200000] kprobes selftests: starting api.c.run" \
+	"[    1.300000] kprobes_selftest: case c" "[    1.400000] Kernel panic - not syncing" \
+	"kprobes-ci-host: qemu-exit 0" >"$tmp/lost-output.console"
+expect_failure died-output-lost \
+	'api.b.run  (no result: the guest died later in the same program, before the test' \
+	judge lost-output
+
 say "   a console that cuts the tests' lines"
 # The console printed a kernel record in the middle of a result line, as
 # ppc64le's does; the pass's output, which the guest prints again once
