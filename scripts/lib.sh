@@ -227,7 +227,7 @@ run_logged() {
 	local log=$1
 
 	shift
-	if ! "$@" 2>&1 | tee -p "$log" | { grep --line-buffered -F -- "$PROGRESS_MARK" || true; }; then
+	if ! "$@" 2>&1 | tee -p "$log" | { grep --line-buffered "^${PROGRESS_MARK//./\\.}" || true; }; then
 		tail -n 25 "$log" >&2
 		die "failed: $* (full log: $log)"
 	fi

@@ -198,6 +198,7 @@ class Run:
         elif word == "pass":
             self.suffix = "" if rest.strip() == "1" else f" [pass {rest.strip()}]"
             self.pass_at = (len(self.tap), len(self.cases))
+            self.started = []
         elif word == "output" and rest.startswith("of pass"):
             # scripts/guest/init: the pass's output, saved and printed
             # again once it ended; the results come from this copy.
@@ -205,7 +206,7 @@ class Run:
             self.live = (self.tap[tap_at:], self.cases[cases_at:])
             del self.tap[tap_at:], self.cases[cases_at:]
             self.program = self.announced = self.running = self.in_kernel = None
-            self.plans, self.notes = {}, []
+            self.plans, self.notes, self.started = {}, [], []
         elif text == "output end" and self.live:
             self.replayed()
         elif word == "soak":

@@ -208,14 +208,16 @@ wanted_fix() {
 
 # A run with the same inputs as one that passed gives the same verdicts:
 # the series (the tip holds the kernel, the selftests and the samples;
-# the fixes are reverted by subject, each as its commit changed the tree:
-# trees and subjects, not commit ids, which re-applying it changes), the
-# mutants, the scripts and configs, the compiler and QEMU.
+# the fixes, found by their messages' tags, are reverted each as its
+# commit changed the tree: the trees and messages, not the commit ids,
+# which re-applying the series changes), the mutants, the scripts and configs, the compiler and QEMU.
 # Not the scripts no mutant's run reads (the gates', the farms', the
 # series' and the other measurements): an edit there ran the mutants
 # again, about 6 minutes of CI's.
+series=$(git -C "$src" rev-parse "$PRISTINE_TAG^{tree}" &&
+	git -C "$src" log --format='%T%n%B' "$PRISTINE_TAG..$tip")
 verdicts_key=$({
-	git -C "$src" log --format='%T %s' "$PRISTINE_TAG..$tip"
+	printf '%s\n' "$series"
 	echo "$arch $kind $(printf '%q ' "$@")"
 	cat "$list" "$equivalents" 2>/dev/null || :
 	find "$TOP/scripts" "$TOP/configs" -type f ! -path '*/__pycache__/*' \
