@@ -192,7 +192,7 @@ TAGS = {
   ('29', '', -2),
   ('31b', ' * KST_EXTABLE_REFUSED: register_kprobe() refuses an instruction that has', 11),
   ('31b', '', -2),
-  ('21', '/* The offset of the instruction after the one at @offset in @func. */', 117),
+  ('21', '/* The offset of the instruction after the one at @offset in @func. */', 124),
   ('33', '/* The start of the function @addr is in. */', 10),
   ('33', ' * A NULL @func is found from @symbol: a function of another module has', 2),
   ('33', '\tif (!func)', 2),

@@ -208,17 +208,18 @@ static inline void *kst_func_start(void *addr)
 }
 
 /*
- * The first instruction after the entry probe of @func (named @symbol)
- * that takes a kprobe, and for which @keep, if given, holds while the
- * probe is registered; ftrace call sites next to the entry may refuse one
- * (-EINVAL). Within @func: a small function's next instruction may be
- * another function's entry. The probe is registered disabled, and at
- * once unregistered.
+ * The first instruction of @func (named @symbol) after its entry probe
+ * and after @symbol+@after that takes a kprobe, and for which @keep, if
+ * given, holds while the probe is registered; ftrace call sites next to
+ * the entry may refuse one (-EINVAL). Within @func: a small function's
+ * next instruction may be another function's entry. The probe is
+ * registered disabled, and at once unregistered.
  * A NULL @func is found from @symbol: a function of another module has
  * no address here to give.
  */
-static inline int kst_find_offset(const char *symbol, const void *func,
-				  bool (*keep)(const struct kprobe *kp))
+static inline int kst_find_offset_after(const char *symbol, const void *func,
+					int after,
+					bool (*keep)(const struct kprobe *kp))
 {
 	void *entry = kst_entry_addr(symbol);
 	struct kprobe kp;
@@ -233,9 +234,9 @@ static inline int kst_find_offset(const char *symbol, const void *func,
 	if (size < 0)
 		return size;
 	offset = kst_code_addr(entry) - kst_code_addr(func);
-	if (offset < 0 || offset >= size)
+	if (offset < 0 || offset >= size || after >= size)
 		return -ERANGE;
-	for (offset = kst_next_insn(func, offset); offset < size;
+	for (offset = kst_next_insn(func, max(offset, after)); offset < size;
 	     offset = kst_next_insn(func, offset)) {
 		memset(&kp, 0, sizeof(kp));
 		kp.symbol_name = symbol;
@@ -253,6 +254,12 @@ static inline int kst_find_offset(const char *symbol, const void *func,
 			return ret;
 	}
 	return -ENOENT;
+}
+
+static inline int kst_find_offset(const char *symbol, const void *func,
+				  bool (*keep)(const struct kprobe *kp))
+{
+	return kst_find_offset_after(symbol, func, 0, keep);
 }
 
 static inline int kst_inner_offset(const char *symbol, const void *func)

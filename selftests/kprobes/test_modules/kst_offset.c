@@ -125,13 +125,6 @@ int case_err_kretprobe_offset(void)
 	return 0;
 }
 
-static int kst_first_offset;
-
-static bool kst_past_first(const struct kprobe *kp)
-{
-	return kp->offset > kst_first_offset;
-}
-
 /*
  * A kprobe at @symbol+@next, registered while one at @symbol+@offset,
  * the instruction before, is armed; @func is the function at @symbol.
@@ -192,8 +185,7 @@ int case_kprobe_after_probe(void)
 	offset = kst_inner_offset("kst_offset_target", kst_offset_target);
 	if (offset < 0)
 		return kst_fail("no probe-able instruction in kst_offset_target: %d", offset);
-	kst_first_offset = offset;
-	next = kst_find_offset("kst_offset_target", kst_offset_target, kst_past_first);
+	next = kst_find_offset_after("kst_offset_target", kst_offset_target, offset, NULL);
 	if (next < 0)
 		return kst_fail("no probe-able instruction after kst_offset_target+%d: %d",
 				offset, next);
