@@ -210,7 +210,8 @@ wanted_fix() {
 # the series (the tip holds the kernel, the selftests and the samples;
 # the fixes, found by their messages' tags, are reverted each as its
 # commit changed the tree: the trees and messages, not the commit ids,
-# which re-applying the series changes), the mutants, the scripts and configs, the compiler and QEMU.
+# which re-applying the series changes), the mutants, the scripts and
+# configs, the compiler and QEMU.
 # Not the scripts no mutant's run reads (the gates', the farms', the
 # series' and the other measurements): an edit there ran the mutants
 # again, about 6 minutes of CI's.
