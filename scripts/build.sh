@@ -30,8 +30,7 @@ export CCACHE_DIR=${CCACHE_DIR:-$CACHE_DIR/ccache}
 make_kernel=(make -C "$src" O="$obj" ARCH="$KERNEL_ARCH"
 	CROSS_COMPILE="$CROSS_COMPILE" -j"$(nproc)")
 selftest=$src/tools/testing/selftests/kprobes
-# shellcheck disable=SC2206 # EXTRA_CONFIGS is a list of files
-fragments=("$TOP/configs/base.config" "$TOP/configs/$ARCH_NAME.config" ${EXTRA_CONFIGS:-})
+mapfile -t fragments < <(config_fragments)
 # Absent from a tree before the series' selftest patch (a bisect step).
 [ ! -f "$selftest/config" ] || fragments+=("$selftest/config")
 

@@ -132,15 +132,14 @@ build_key() {
 	{
 		tree_key "$src"
 		tree_key "$TESTS_TREE"
-		# shellcheck disable=SC2086 # EXTRA_CONFIGS is a list of files
 		cat "$TOP/scripts/build.sh" "$TOP/scripts/build-samples.sh" "$TOP/scripts/lib.sh" \
-			"$TOP/scripts/arch/${label%%-*}.conf" "$TOP/scripts/kernel/samples.Kbuild" \
-			"$TOP"/configs/*.config ${EXTRA_CONFIGS:-}
+			"$TOP/scripts/arch/${label%%-*}.conf" "$TOP/scripts/kernel/samples.Kbuild"
 		# Where the gates run this kernel does not change how it
 		# builds, nor do the comments.
 		grep -v -e '^[A-Z_]*LABELS\?=' -e '^#' "$TOP/scripts/kernel/$KERNEL.conf"
 		echo "$label ${EXTRA_CONFIGS:-}"
-		(load_label "$label" && "${CROSS_COMPILE}gcc" --version | head -n 1)
+		(load_label "$label" && config_fragments | xargs -d '\n' cat &&
+			"${CROSS_COMPILE}gcc" --version | head -n 1)
 		stat -c '%n %s %y' "$obj/.config" "$obj/vmlinux" "$obj/build.log" \
 			"$obj/kselftest.log" "$obj/modules-root"
 	} 2>&1 | sha256sum

@@ -63,10 +63,10 @@ tar -czf "$dest/kselftest.tar.gz" "${tar_opts[@]}" -C "$ksft" .
 # this tree; the kselftest's own "config" ships in the tarball, and the
 # kernel record's options for the architecture (build_label() in lib.sh)
 # beside the manifest.
-fragments=("configs/base.config" "configs/$ARCH_NAME.config")
-for f in ${EXTRA_CONFIGS:-}; do
+fragments=()
+while read -r f; do
 	fragments+=("${f#"$TOP"/}")
-done
+done < <(config_fragments)
 record_config=KCONFIG_FRAGMENT_$ARCH_NAME
 if [ -n "${!record_config:-}" ]; then
 	printf '%s\n' "${!record_config}" >"$dest/kernel-record.config"

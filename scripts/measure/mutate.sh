@@ -210,8 +210,8 @@ wanted_fix() {
 # the series (the tip holds the kernel, the selftests and the samples;
 # the fixes, found by their messages' tags, are reverted each as its
 # commit changed the tree: the trees and messages, not the commit ids,
-# which re-applying the series changes), the mutants, the scripts and
-# configs, the compiler and QEMU.
+# which re-applying the series changes), the mutants, the scripts, the
+# label's config fragments, the compiler and QEMU.
 # Not the scripts no mutant's run reads (the gates', the farms', the
 # series' and the other measurements): an edit there ran the mutants
 # again, about 6 minutes of CI's.
@@ -221,7 +221,8 @@ verdicts_key=$({
 	printf '%s\n' "$series"
 	echo "$arch $kind $(printf '%q ' "$@")"
 	cat "$list" "$equivalents" 2>/dev/null || :
-	find "$TOP/scripts" "$TOP/configs" -type f ! -path '*/__pycache__/*' \
+	(load_label "$arch" && config_fragments | xargs -d '\n' cat)
+	find "$TOP/scripts" -type f ! -path '*/__pycache__/*' \
 		! -path "$TOP/scripts/ci/*" ! -path "$TOP/scripts/farm/*" \
 		! -path "$TOP/scripts/series/*" ! -path "$TOP/scripts/test.sh" \
 		! -path "$TOP/scripts/run.sh" \
