@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kst_insns_arm.S - instructions 32-bit ARM kprobes simulate or emulate,
- * conditional ones, and two they refuse, each in a function of its own:
+ * conditional ones, and some they refuse, each in a function of its own:
  * long f(long value).
  * A32 code on an ARM kernel (probes/decode-arm.c, kprobes/actions-arm.c).
  * Thumb code on a Thumb-2 kernel (probes/decode-thumb.c,
@@ -84,6 +84,50 @@ SYM_FUNC_START(kst_insn_a32_blx)
 	add	r0, r0, #100
 	pop	{r4, pc}
 SYM_FUNC_END(kst_insn_a32_blx)
+
+/*
+ * A Thumb function at an address of 2 mod 4, which blx reaches with its
+ * H bit: + 100, and + 50 more where a branch ignores H.
+ */
+	.thumb
+	.balign	4
+	adds	r0, r0, #50
+	.thumb_func
+SYM_FUNC_START_LOCAL(kst_thumb_add100)
+	adds	r0, r0, #100
+	bx	lr
+SYM_FUNC_END(kst_thumb_add100)
+	.arm
+	.balign	4
+
+/* blx to Thumb code, by its address and by a register (+ 101). */
+SYM_FUNC_START(kst_insn_a32_blx_thumb)
+	push	{r4, lr}
+.La32_blx_imm:
+	blx	kst_thumb_add100
+	adr	r3, kst_thumb_add100
+	orr	r3, r3, #1
+.La32_blx_thumb:
+	blx	r3
+	sub	r0, r0, #99
+	pop	{r4, pc}
+SYM_FUNC_END(kst_insn_a32_blx_thumb)
+
+/*
+ * Hints: pld and wfe are simulated as nops, sev is run as it is; the
+ * event sev sets ends wfe at once (+ 11).
+ */
+SYM_FUNC_START(kst_insn_a32_hints)
+.La32_pld:
+	pld	[sp]
+	add	r0, r0, #1
+.La32_sev:
+	sev
+.La32_wfe:
+	wfe
+	add	r0, r0, #10
+	bx	lr
+SYM_FUNC_END(kst_insn_a32_hints)
 
 SYM_FUNC_START(kst_insn_a32_bx_lr)
 	add	r0, r0, #1
@@ -246,6 +290,8 @@ SYM_FUNC_START(kst_insn_refused)
 .Lsvc:	svc	#0
 .Lstr_sp_reg:
 	str	r0, [sp, r1]
+.Lclz_pc:
+	.inst	0xe16fff10	/* clz pc, r0, which gas does not assemble */
 SYM_FUNC_END(kst_insn_refused)
 #else
 	.text
@@ -597,6 +643,11 @@ SYM_FUNC_END(kst_insn_refused)
 	kst_insn "orrle, V", kst_insn_a32_conds, .La32_le, 0x10000000, 0x2a6a
 	kst_insn "b", kst_insn_a32_b, .La32_b, 1, 101
 	kst_insn "blx r3", kst_insn_a32_blx, .La32_blx, 1, 102
+	kst_insn "blx to Thumb code", kst_insn_a32_blx_thumb, .La32_blx_imm, 1, 102
+	kst_insn "blx r3 to Thumb code", kst_insn_a32_blx_thumb, .La32_blx_thumb, 1, 102
+	kst_insn "pld [sp]", kst_insn_a32_hints, .La32_pld, 1, 12
+	kst_insn "sev", kst_insn_a32_hints, .La32_sev, 1, 12
+	kst_insn "wfe", kst_insn_a32_hints, .La32_wfe, 1, 12
 	kst_insn "bx lr", kst_insn_a32_bx_lr, .La32_bx_lr, 1, 2
 	kst_insn "mrs r1, apsr", kst_insn_a32_mrs, .La32_mrs, 1, 8
 	kst_insn "mov ip, sp", kst_insn_a32_mrs, .La32_mov_ip_sp, 1, 8
@@ -620,6 +671,7 @@ SYM_FUNC_END(kst_insn_refused)
 	kst_insn "ldmia sp!, {r0, pc}", kst_insn_a32_ldm_pc, .La32_ldm_pc, 1, 109
 	kst_insn "svc", kst_insn_refused, .Lsvc, 0, 0, 0, -22
 	kst_insn "str r0, [sp, r1]", kst_insn_refused, .Lstr_sp_reg, 0, 0, 0, -22
+	kst_insn "clz pc, r0", kst_insn_refused, .Lclz_pc, 0, 0, 0, -22
 #else
 	kst_insn "push {r4, lr}", kst_insn_push_r4, .Lpush_r4_lr, 1, 2
 	kst_insn "push {r4}", kst_insn_push_r4, .Lpush_r4, 1, 2
