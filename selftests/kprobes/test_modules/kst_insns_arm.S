@@ -93,7 +93,7 @@ SYM_FUNC_END(kst_insn_a32_blx)
 	.balign	4
 	adds	r0, r0, #50
 	.thumb_func
-SYM_FUNC_START_LOCAL(kst_thumb_add100)
+SYM_FUNC_START_LOCAL_NOALIGN(kst_thumb_add100)
 	adds	r0, r0, #100
 	bx	lr
 SYM_FUNC_END(kst_thumb_add100)
