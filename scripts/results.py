@@ -39,6 +39,11 @@ import sys
 import time
 
 MARK = "kprobes-ci: "
+# The reasons of a test without a result: the one the guest died in, and
+# those of its program whose output went with the guest.
+DIED_DURING = "no result: the guest died or hung during it"
+DIED_LATER = ("no result: the guest died later in the same program, "
+              "before the test's output reached the console")
 HOST_MARK = "kprobes-ci-host: "
 TAINT_OOT_MODULE = 1 << 12
 TAINT_UNSIGNED_MODULE = 1 << 13
@@ -433,7 +438,7 @@ class Run:
                 or (self.in_kernel and f"{self.in_kernel} (in the kernel)"))
         if "done" in self.marks or not (name or self.needs):
             return
-        reason = "no result: the guest died or hung during it"
+        reason = DIED_DURING
         fixes = self.needs.get(self.running)
         if not self.running and self.needs:
             name, fixes = list(self.needs.items())[-1]
@@ -453,8 +458,7 @@ class Run:
         # with the guest: the tests it ran before have no result either.
         for lost in self.started:
             if lost != name and not self.reported(lost):
-                self.add_case(lost, "fail", "no result: the guest died later in the same "
-                              "program, before the test's output reached the console")
+                self.add_case(lost, "fail", DIED_LATER)
         self.add_case(name, "fail", reason)
         self.running = None
 
@@ -551,7 +555,7 @@ def verdict(outdir):
         print("survived")
         return 0
     died = [c for c in run["cases"] if c["status"] == "fail"
-            and "the guest died" in c["reason"]]
+            and c["reason"].startswith((DIED_DURING, DIED_LATER))]
     # A program's own line ("kprobes: test_x") is not a case.
     failed = sorted({c["name"].split()[0] for c in run["cases"]
                      if c["status"] == "fail" and c not in died
@@ -559,7 +563,9 @@ def verdict(outdir):
     if failed:
         print("killed", " ".join(failed))
     elif died:
-        name = died[0]["name"]
+        # The test the guest died in, not one whose output went with it.
+        name = next((c["name"] for c in died if c["reason"].startswith(DIED_DURING)),
+                    died[0]["name"])
         where = name if name.startswith("kprobes: ") else name.split()[0]
         with open(os.path.join(outdir, "console.log"), errors="replace") as f:
             checked = checks_failed_before_death(f.read().splitlines())

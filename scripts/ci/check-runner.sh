@@ -226,6 +226,8 @@ expect_verdict() {
 }
 expect_verdict died "crashed the guest died in api.bad.run"
 expect_verdict between "crashed the guest died in kprobes: test_torture"
+# Not a test the dying guest took the output of: the one it died in.
+expect_verdict lost-output "crashed the guest died in api.c.run"
 mkdir -p "$tmp/clean"
 printf '%s\n' "[    0.000000] Kernel command line: console=ttyS0 kunit.enable=0" \
 	"kprobes-ci: tests begin" "kprobes-ci: pass 1" "# selftests: kprobes: test_kprobes" \
