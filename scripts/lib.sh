@@ -157,9 +157,10 @@ load_label() {
 
 # The config fragments the loaded label's build merges, a path a line,
 # in scripts/build.sh's order: base.config, the architecture's, then
-# EXTRA_CONFIGS (the variant's, --debug's, --coverage's). A key of the
-# build hashes these, not every configs/*.config: a fragment no label
-# merges changes no kernel.
+# EXTRA_CONFIGS (the caller's: --debug's, --coverage's, build_label()'s;
+# then the variant's, which load_label adds). A key of the build hashes
+# these, not every configs/*.config: a fragment no label merges changes
+# no kernel.
 config_fragments() {
 	# shellcheck disable=SC2086 # EXTRA_CONFIGS is a list of files
 	printf '%s\n' "$TOP/configs/base.config" "$TOP/configs/$ARCH_NAME.config" ${EXTRA_CONFIGS:-}

@@ -212,6 +212,8 @@ tool_key() {
 		# Contents only: a clean clone has other paths.
 		# This label's own data: another architecture's does not
 		# change what this one builds.
+		# config_fragments' list, in the order the first walks were
+		# keyed with: a new order would verify every step again.
 		local variant=${1#"${1%%-*}"}
 		cat "$sparse" "$TOP/configs/base.config" "$TOP/configs/$ARCH_NAME.config" \
 			${variant:+"$TOP/configs/${variant#-}.config"} "$EXTRA_CONFIGS" \

@@ -93,6 +93,10 @@ equivalent_why() {
 
 src=$("$TOP/scripts/apply-series.sh")
 tip=$(git -C "$src" rev-parse HEAD)
+# A stable kernel runs today's selftests and samples, from the newest
+# kernel's tree (build_label() takes it from here).
+TESTS_TREE=$(tests_tree "$src")
+export TESTS_TREE
 obj=$BUILD_ROOT/$arch
 restore() {
 	git -C "$src" reset -q --hard "$tip"
@@ -207,8 +211,9 @@ wanted_fix() {
 }
 
 # A run with the same inputs as one that passed gives the same verdicts:
-# the series (the tip holds the kernel, the selftests and the samples;
-# the fixes, found by their messages' tags, are reverted each as its
+# the series (the tip holds the kernel, and on the newest kernel the
+# selftests and the samples; a stable kernel's come from TESTS_TREE; the
+# fixes, found by their messages' tags, are reverted each as its
 # commit changed the tree: the trees and messages, not the commit ids,
 # which re-applying the series changes), the mutants, the scripts, the
 # label's config fragments, the compiler and QEMU.
@@ -219,6 +224,7 @@ series=$(git -C "$src" rev-parse "$PRISTINE_TAG^{tree}" &&
 	git -C "$src" log --format='%T%n%B' "$PRISTINE_TAG..$tip")
 verdicts_key=$({
 	printf '%s\n' "$series"
+	[ "$TESTS_TREE" = "$src" ] || tree_key "$TESTS_TREE"
 	echo "$arch $kind $(printf '%q ' "$@")"
 	cat "$list" "$equivalents" 2>/dev/null || :
 	(load_label "$arch" && config_fragments | xargs -d '\n' cat)
