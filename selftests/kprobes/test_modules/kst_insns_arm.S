@@ -87,7 +87,8 @@ SYM_FUNC_END(kst_insn_a32_blx)
 
 /*
  * A Thumb function at an address of 2 mod 4, which blx reaches with its
- * H bit: + 100, and + 50 more where a branch ignores H.
+ * H bit: + 100, and + 50 more where a branch ignores H. NOALIGN: ARM's
+ * SYM_FUNC_START_LOCAL() aligns to 4, where a branch without H lands too.
  */
 	.thumb
 	.balign	4
